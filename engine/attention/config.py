@@ -1,0 +1,85 @@
+"""Attention settings: which keys each query block may see, and how they are chosen."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from engine.errors import EngineError
+
+MODES = ("dense", "sliding_window", "naive_sparse", "index_share")
+INDEXERS = ("pooled", "exact")
+
+# Largest block and budget we accept: far beyond any context the engine can hold,
+# small enough to catch a typo such as a stray extra zero or a negative number.
+_MAX_TOKENS = 1 << 24
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Hierarchical sparse attention settings (all sizes in tokens unless named otherwise).
+
+    For each query block the keys attended are the union, deduplicated and causal, of
+    `sink_blocks` blocks at the start, the last `window` tokens (rounded up to whole
+    blocks, diagonal block included), `global_blocks` blocks spread evenly over the
+    rest of the prefix, and the `topk` tokens' worth of blocks the indexer rates best
+    among what is left. The union therefore never exceeds `budget_tokens`, whatever
+    the context length.
+    """
+
+    mode: str = "index_share"
+    block_size: int = 64
+    window: int = 1024
+    sink_blocks: int = 1
+    global_blocks: int = 4
+    topk: int = 2048
+    group_size: int = 4
+    dense_layers: int = 2
+    indexer: str = "pooled"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise EngineError(f"unknown attention mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        if self.indexer not in INDEXERS:
+            raise EngineError(f"unknown indexer {self.indexer!r}; choose one of {', '.join(INDEXERS)}")
+        _check_range("block size", self.block_size, 1, 4096)
+        if self.block_size & (self.block_size - 1):
+            raise EngineError(f"block size must be a power of two, got {self.block_size}")
+        _check_range("window", self.window, self.block_size, _MAX_TOKENS)
+        _check_range("top-k", self.topk, 0, _MAX_TOKENS)
+        _check_range("sink blocks", self.sink_blocks, 0, 1024)
+        _check_range("global blocks", self.global_blocks, 0, 4096)
+        _check_range("group size", self.group_size, 1, 1024)
+        _check_range("dense layers", self.dense_layers, 0, 10_000)
+
+    @property
+    def window_blocks(self) -> int:
+        return -(-self.window // self.block_size)
+
+    @property
+    def topk_blocks(self) -> int:
+        return -(-self.topk // self.block_size)
+
+    @property
+    def uses_indexer(self) -> bool:
+        return self.mode in ("naive_sparse", "index_share")
+
+    @property
+    def budget_blocks(self) -> int:
+        """Most key blocks one query block attends to in a sparse layer of this mode."""
+        extra = 0 if self.mode == "sliding_window" else self.global_blocks + self.topk_blocks
+        return self.sink_blocks + self.window_blocks + extra
+
+    @property
+    def budget_tokens(self) -> int:
+        return self.budget_blocks * self.block_size
+
+    def replace(self, **changes) -> "AttentionConfig":
+        return dataclasses.replace(self, **changes)
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EngineError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise EngineError(f"{name} must be between {low} and {high}, got {value}")

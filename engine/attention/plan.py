@@ -1,0 +1,55 @@
+"""What each layer of a model does under an attention mode.
+
+Roles:
+  dense   full causal attention (dense mode, and the first `dense_layers` layers)
+  native  the model's own local attention (Gemma3's sliding layers), left as the model defines it
+  window  sinks and window only (sliding_window mode)
+  index   runs the indexer and selects blocks (every sparse layer in naive_sparse;
+          the first layer of each group in index_share)
+  reuse   attends over the selection its group's `index` layer made in this forward pass
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.attention.config import AttentionConfig
+
+
+@dataclass(frozen=True)
+class LayerPlan:
+    roles: tuple[str, ...]
+    leaders: tuple[int | None, ...]  # for each layer, the layer whose selection it attends over
+
+    @classmethod
+    def build(cls, cfg: AttentionConfig, n_layers: int, native_layers: frozenset[int] = frozenset()) -> "LayerPlan":
+        roles: list[str] = []
+        leaders: list[int | None] = []
+        sparse_seen = 0
+        leader = None
+        for layer in range(n_layers):
+            if layer in native_layers:
+                role = "native"
+            elif cfg.mode == "dense" or layer < cfg.dense_layers:
+                role = "dense"
+            elif cfg.mode == "sliding_window":
+                role = "window"
+            elif cfg.mode == "naive_sparse" or sparse_seen % cfg.group_size == 0:
+                role = "index"
+            else:
+                role = "reuse"
+            if role in ("index", "reuse"):
+                # Groups are counted over sparse layers only, so a model's native
+                # local layers do not break up a group.
+                sparse_seen += 1
+                leader = layer if role == "index" else leader
+            roles.append(role)
+            leaders.append(leader if role in ("index", "reuse") else None)
+        return cls(tuple(roles), tuple(leaders))
+
+    @property
+    def indexer_layers(self) -> tuple[int, ...]:
+        return tuple(i for i, r in enumerate(self.roles) if r == "index")
+
+    def count(self, role: str) -> int:
+        return self.roles.count(role)

@@ -1,0 +1,99 @@
+"""Torch reference attention: dense, and block-sparse over a block index.
+
+Runs anywhere torch runs, in fp32 and bf16. The Triton kernels share these
+signatures and are tested against them.
+
+Shapes: q [B, HQ, Tq, D]; k, v [B, HKV, Tk, D]; queries are the last Tq positions
+of the Tk keys (full prefill: Tq == Tk; chunked prefill: Tq < Tk; decode: Tq == 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+from engine.attention.layout import QueryLayout
+
+# Sparse scores are materialised per chunk of query blocks; this caps a chunk at
+# about 256 MiB of fp32.
+_SPARSE_CHUNK_ELEMENTS = 1 << 26
+
+
+def dense_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scale: float, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Causal attention through torch SDPA. mask: optional [B, 1, Tq, Tk] bool (True = attend)."""
+    tq, tk = q.shape[2], k.shape[2]
+    if mask is None and tq not in (1, tk):
+        # Chunked prefill: causal with the queries offset to the end of the cache.
+        q_pos = torch.arange(tk - tq, tk, device=q.device)
+        mask = torch.arange(tk, device=q.device)[None, :] <= q_pos[:, None]
+    is_causal = mask is None and tq == tk and tq > 1
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal, scale=scale, enable_gqa=True)
+
+
+@dataclass(frozen=True)
+class GatherPlan:
+    """Which key tokens each query block reads, and which of them each query may see.
+
+    Derived once from a block index; Index Share reuses one plan across the layers
+    of a group, so only the gather of each layer's own K and V, and its attention,
+    run per layer.
+    """
+
+    tokens: torch.Tensor  # [B, HKV, NQB, S*BLOCK] key token ids, clamped into range
+    allowed: torch.Tensor  # [B, HKV, NQB, BLOCK, S*BLOCK] bool: real key, at or before the query
+
+    @classmethod
+    def from_index(cls, block_idx: torch.Tensor, layout: QueryLayout) -> "GatherPlan":
+        bs = layout.block_size
+        tok = (block_idx[..., None] * bs + torch.arange(bs, device=block_idx.device)).flatten(-2)
+        real = (block_idx >= 0).repeat_interleave(bs, dim=-1) & (tok < layout.kv_len)
+        q_pos = layout.q_positions(block_idx.device)  # [NQB, BLOCK]
+        allowed = real[:, :, :, None, :] & (tok[:, :, :, None, :] <= q_pos[None, None, :, :, None])
+        return cls(tokens=tok.clamp(0, layout.kv_len - 1), allowed=allowed)
+
+
+def block_sparse_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    block_idx: torch.Tensor,
+    scale: float,
+    block_size: int,
+    plan: GatherPlan | None = None,
+) -> torch.Tensor:
+    """One softmax over the union of selected key blocks, causal inside each block.
+
+    block_idx: [B, HKV, NQB, S] key block ids per query block (absolute block grid,
+    -1 = padding). plan: a GatherPlan already built from the same index, or None.
+    Returns [B, HQ, Tq, D] in q's dtype.
+
+    Each (batch, KV head, query block) becomes one SDPA batch entry: the group's
+    query heads x the block's queries against the gathered keys, so the fused CPU
+    kernel does the softmax without materialising fp32 scores.
+    """
+    b, hq, tq, d = q.shape
+    hkv, tk = k.shape[1], k.shape[2]
+    layout = QueryLayout(q_len=tq, kv_len=tk, block_size=block_size)
+    if block_idx.shape[:3] != (b, hkv, layout.n_q_blocks):
+        raise ValueError(f"block index {tuple(block_idx.shape)} does not match {layout.n_q_blocks} query blocks")
+    plan = plan or GatherPlan.from_index(block_idx, layout)
+    group, nqb = hq // hkv, layout.n_q_blocks
+    qp = layout.pad(q).view(b, hkv, group, nqb, block_size, d).transpose(2, 3)  # [B, HKV, NQB, G, BLOCK, D]
+    width = plan.tokens.shape[-1]
+    out = torch.empty(b, hkv, nqb, group, block_size, d, device=q.device, dtype=q.dtype)
+    rows = max(1, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * width))
+    for start in range(0, nqb, rows):
+        stop = min(start + rows, nqb)
+        n = b * hkv * (stop - start)
+        tok = plan.tokens[:, :, start:stop].reshape(b, hkv, -1, 1).expand(-1, -1, -1, d)
+        k_sel = k.gather(2, tok).view(n, 1, width, d)
+        v_sel = v.gather(2, tok).view(n, 1, width, d)
+        mask = plan.allowed[:, :, start:stop].reshape(n, 1, block_size, width)
+        q_c = qp[:, :, start:stop].reshape(n, group, block_size, d)
+        o = F.scaled_dot_product_attention(q_c, k_sel, v_sel, attn_mask=mask, scale=scale, enable_gqa=True)
+        out[:, :, start:stop] = o.view(b, hkv, stop - start, group, block_size, d)
+    return layout.unpad(out.transpose(2, 3).reshape(b, hq, nqb, block_size, d))

@@ -1,0 +1,111 @@
+"""Per-forward attention: dispatch by layer role, carry the shared selection, keep counts.
+
+One `SparseAttention` lives for one generation (or one scoring pass). The model's
+layers call `attend` in order; an `index` layer stores its selection and gather
+plan, and the `reuse` layers of its group read them back within the same forward
+pass.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import torch
+
+from engine.attention.config import AttentionConfig
+from engine.attention.indexers import INDEXERS
+from engine.attention.layout import QueryLayout
+from engine.attention.plan import LayerPlan
+from engine.attention.reference import GatherPlan, block_sparse_attention, dense_attention
+from engine.attention.selection import block_index
+
+
+@dataclass
+class Selection:
+    layout: QueryLayout
+    index: torch.Tensor  # [B, HKV, NQB, S]
+    picked: torch.Tensor | None  # [B, HKV, NQB, NKB] the indexer's own top-k, None without an indexer
+    plan: GatherPlan
+
+
+@dataclass
+class OverlapTally:
+    """Share of a layer's own fresh top-k that the shared selection already covers."""
+
+    covered: int = 0
+    fresh: int = 0
+
+    @property
+    def share(self) -> float | None:
+        return self.covered / self.fresh if self.fresh else None
+
+
+@dataclass
+class SparseAttention:
+    cfg: AttentionConfig
+    plan: LayerPlan
+    measure_overlap: bool = False
+    indexer_calls: Counter = field(default_factory=Counter)  # layer -> passes that steer attention
+    overlap: dict[int, OverlapTally] = field(default_factory=dict)
+    _shared: dict[int, Selection] = field(default_factory=dict)
+
+    @property
+    def indexer_passes(self) -> int:
+        return sum(self.indexer_calls.values())
+
+    def mean_overlap(self) -> float | None:
+        """Pooled over layers, heads and query blocks; None when nothing was measured."""
+        covered = sum(t.covered for t in self.overlap.values())
+        fresh = sum(t.fresh for t in self.overlap.values())
+        return covered / fresh if fresh else None
+
+    def attend(
+        self,
+        layer: int,
+        q: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
+        scale: float,
+        mask: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """q [B, HQ, Tq, D], k/v [B, HKV, Tk, D] -> [B, HQ, Tq, D].
+
+        mask is the model's own mask; only `native` layers need it (the sparse
+        roles derive causality from positions, for a single unpadded sequence).
+        """
+        role = self.plan.roles[layer]
+        if role == "native":
+            return dense_attention(q, k, v, scale, mask)
+        if role == "dense":
+            return dense_attention(q, k, v, scale)
+        layout = QueryLayout(q_len=q.shape[2], kv_len=k.shape[2], block_size=self.cfg.block_size)
+        if role == "window":
+            selection = self._select(layout, q, k, scores=None)
+        elif role == "index":
+            selection = self._select(layout, q, k, scores=self._score(layer, q, k, layout))
+            self._shared[layer] = selection
+        else:
+            selection = self._shared.get(self.plan.leaders[layer])
+            if selection is None or selection.layout != layout:
+                raise RuntimeError(f"layer {layer} found no selection from its group leader in this forward pass")
+            if self.measure_overlap:
+                self._tally_overlap(layer, q, k, selection)
+        return block_sparse_attention(q, k, v, selection.index, scale, self.cfg.block_size, plan=selection.plan)
+
+    def _score(self, layer: int, q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+        self.indexer_calls[layer] += 1
+        return INDEXERS[self.cfg.indexer](q, k, layout)
+
+    def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
+        index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
+        return Selection(layout, index, picked, GatherPlan.from_index(index, layout))
+
+    def _tally_overlap(self, layer: int, q: torch.Tensor, k: torch.Tensor, shared: Selection) -> None:
+        # A diagnostic indexer pass: not counted in indexer_calls, and its cost is
+        # left out of timings by running with measure_overlap off.
+        scores = INDEXERS[self.cfg.indexer](q, k, shared.layout)
+        _, fresh = block_index(self.cfg, shared.layout, q.shape[0], k.shape[1], scores, q.device)
+        tally = self.overlap.setdefault(layer, OverlapTally())
+        tally.covered += int((fresh & shared.picked).sum())
+        tally.fresh += int(fresh.sum())

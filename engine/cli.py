@@ -1,0 +1,173 @@
+"""`python -m engine ...`: the engine's command line. Other tools script against these names."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from engine.attention import INDEXERS, MODES, AttentionConfig
+from engine.errors import EngineError
+
+log = logging.getLogger("engine")
+
+LEDGER_MODES = ("dense", "naive_sparse", "index_share")
+
+
+_ATTENTION_FLAGS = {
+    "window": "local window, tokens",
+    "topk": "indexer budget, tokens (rounded up to whole blocks)",
+    "block_size": "query and key block, tokens",
+    "group_size": "layers that share one indexer pass (index_share)",
+    "dense_layers": "first layers kept dense",
+    "sink_blocks": "blocks at the start every query keeps",
+    "global_blocks": "strided global blocks spread over the prefix",
+}
+
+
+def add_attention_flags(parser: argparse.ArgumentParser) -> None:
+    """Attention settings; any left out keep the defaults of AttentionConfig (or of the preset)."""
+    for name, help_text in _ATTENTION_FLAGS.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=None, help=help_text)
+    parser.add_argument("--indexer", default=None, help=f"one of {', '.join(INDEXERS)}")
+
+
+def attention_config(args: argparse.Namespace, mode: str, base: AttentionConfig = AttentionConfig()) -> AttentionConfig:
+    given = {name: getattr(args, name) for name in (*_ATTENTION_FLAGS, "indexer") if getattr(args, name) is not None}
+    return base.replace(mode=mode, **given)
+
+
+def cmd_flops(args: argparse.Namespace) -> int:
+    from engine import ledger
+
+    shape = _ledger_shape(args)
+    base = ledger.PRESET_ATTENTION.get(shape.name, AttentionConfig())
+    if args.context < 1 or args.context > 1 << 30:
+        raise EngineError(f"context must be between 1 and {1 << 30} tokens, got {args.context}")
+    modes = {}
+    for mode in LEDGER_MODES:
+        cfg = attention_config(args, mode, base)
+        prefill = ledger.prefill_costs(shape, cfg, args.context)
+        marginal = ledger.marginal_costs(shape, cfg, args.context)
+        modes[mode] = {
+            "flops_per_token": marginal.total_flops,
+            "flops_prefill": prefill.total_flops,
+            "per_token": marginal.to_json(),
+            "prefill": prefill.to_json(),
+            "indexer_layers": len(shape.plan(cfg).indexer_layers),
+        }
+    ratios = {
+        f"{a}/{b}": {k: modes[a][k] / modes[b][k] for k in ("flops_per_token", "flops_prefill")}
+        for a, b in (("naive_sparse", "index_share"), ("dense", "index_share"), ("dense", "naive_sparse"))
+    }
+    if args.json:
+        json.dump({**modes, "ratios": ratios, "model": shape.name, "context": args.context, "source": shape.source}, sys.stdout, indent=2)
+        print()
+        return 0
+    indexer = "learned (lightning)" if shape.learned_indexer else attention_config(args, "index_share", base).indexer
+    print(f"{shape.name} at {args.context:,} tokens, indexer: {indexer} ({shape.source})")
+    print(f"{'mode':14} {'indexer layers':>14} {'FLOPs/token':>12} {'FLOPs prefill':>14} {'indexer share':>14}")
+    for mode, row in modes.items():
+        share = row["prefill"]["flops"]["indexer"] / row["flops_prefill"]
+        print(f"{mode:14} {row['indexer_layers']:>14} {row['flops_per_token']:>12.3e} {row['flops_prefill']:>14.3e} {share:>13.1%}")
+    for name, r in ratios.items():
+        print(f"{name:26} per token {r['flops_per_token']:.2f}x   prefill {r['flops_prefill']:.2f}x")
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from engine.generate import encode_prompt, generate
+    from engine.model.loader import load_model
+
+    prompt = _read_text(args.prompt_file)
+    cfg = attention_config(args, args.mode)
+    lm = load_model(args.model)
+    ids = encode_prompt(lm, prompt, chat=not args.raw)
+    result = generate(lm, ids, cfg, args.max_new_tokens, prefill_chunk=args.prefill_chunk, measure_overlap=args.json)
+    if args.json:
+        json.dump({"model": lm.name, **result.to_json()}, sys.stdout, indent=2)
+        print()
+    else:
+        print(result.text)
+    return 0
+
+
+def cmd_provision(args: argparse.Namespace) -> int:
+    from engine.model.loader import provision_default_model
+
+    print(provision_default_model())
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from engine.demo import run_demo
+
+    return run_demo()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Index Share long-context engine")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    flops = sub.add_parser("flops", help="analytic FLOPs: dense, naive sparse and index share")
+    flops.add_argument("--preset", default="smollm2-135m", help="smollm2-135m, glm-5.2-like, or 'model' with --model")
+    flops.add_argument("--model", help="a local model folder whose config.json to use (with --preset model)")
+    flops.add_argument("--context", type=int, required=True, help="context length, tokens")
+    flops.add_argument("--json", action="store_true")
+    add_attention_flags(flops)
+    flops.set_defaults(func=cmd_flops)
+
+    gen = sub.add_parser("generate", help="greedy continuation of a prompt, measured")
+    gen.add_argument("--mode", default="index_share", help=f"one of {', '.join(MODES)}")
+    gen.add_argument("--prompt-file", required=True)
+    gen.add_argument("--max-new-tokens", type=int, default=64)
+    gen.add_argument("--prefill-chunk", type=int, default=None, help="prefill this many tokens at a time")
+    gen.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    gen.add_argument("--raw", action="store_true", help="do not wrap the prompt in the chat template")
+    gen.add_argument("--json", action="store_true", help="print the measurements too")
+    add_attention_flags(gen)
+    gen.set_defaults(func=cmd_generate)
+
+    prov = sub.add_parser("provision", help="convert the packaged default model into the cache")
+    prov.set_defaults(func=cmd_provision)
+
+    demo = sub.add_parser("demo", help="a real comparison of the attention modes on sample text")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _ledger_shape(args: argparse.Namespace):
+    from engine import ledger
+
+    if args.preset == "model":
+        if not args.model:
+            raise EngineError("--preset model needs --model PATH")
+        from engine.model.loader import read_config
+
+        return ledger.from_hf_config(read_config(args.model), name=Path(args.model).name)
+    if args.preset not in ledger.PRESETS:
+        raise EngineError(f"unknown preset {args.preset!r}; choose one of {', '.join(ledger.PRESETS)}, model")
+    return ledger.PRESETS[args.preset]
+
+
+def _read_text(path: str) -> str:
+    p = Path(path)
+    if not p.is_file():
+        raise EngineError(f"prompt file {path} does not exist")
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise EngineError(f"prompt file {path} is not UTF-8 text") from exc

@@ -1,0 +1,261 @@
+"""Analytic cost ledger: FLOPs and bytes per component, from a model's shape.
+
+Counts follow the engine's own algorithms (see engine/attention), one multiply-add
+counted as 2 FLOPs. Two views per mode:
+  prefill   the whole prompt of N tokens, logits for the last token only;
+  marginal  one more token decoded at position L (it attends to L keys, itself included).
+
+Components: `linear` (Q/K/V/O projections, MLP and the LM head), `attention` (QK^T
+and PV over the keys each query sees) and `indexer` (block scores; top-k selection
+itself is a sort, counted as no FLOPs). Bytes are what a step must read from memory:
+weights once, plus the K/V each query block loads (a block's queries share a load)
+and what the indexer scans.
+
+Causal masking: a query at position p counts p keys, never the masked half. Sparse
+attention counts min(p, budget) keys, a small overcount for the partly visible
+diagonal block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from transformers import LlamaConfig
+
+from engine.attention.config import AttentionConfig
+from engine.attention.plan import LayerPlan
+
+COMPONENTS = ("linear", "attention", "indexer")
+
+
+@dataclass(frozen=True)
+class IndexerShape:
+    """A separate learned indexer (DeepSeek's lightning indexer); None = score with the layer's own q/k."""
+
+    heads: int
+    head_dim: int
+    bytes_per_key: int  # DeepSeek V3.2 keeps indexer keys in FP8: one byte per element
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    name: str
+    n_layers: int
+    d_model: int
+    n_heads: int
+    n_kv_heads: int  # K/V cache heads (1 for MLA's shared latent)
+    qk_dim: int  # per-head dot-product width
+    v_dim: int  # per-head value width
+    kv_dim: int  # cached elements per token per KV head, K and V together
+    linear_flops_per_token: int  # all projections, MLP and LM head of one token, all layers
+    weight_bytes: int
+    vocab: int
+    max_positions: int
+    native_window: int = 0  # the model's own local window, for its native layers
+    native_layers: frozenset[int] = frozenset()
+    learned_indexer: IndexerShape | None = None
+    bytes_per_element: int = 2  # bf16
+    source: str = "measured from the loaded model's config"
+
+    def plan(self, cfg: AttentionConfig) -> LayerPlan:
+        return LayerPlan.build(cfg, self.n_layers, self.native_layers)
+
+
+@dataclass
+class Costs:
+    flops: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COMPONENTS, 0.0))
+    bytes: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COMPONENTS, 0.0))
+
+    @property
+    def total_flops(self) -> float:
+        return sum(self.flops.values())
+
+    @property
+    def total_bytes(self) -> float:
+        return sum(self.bytes.values())
+
+    def to_json(self) -> dict:
+        return {
+            "flops": {**self.flops, "total": self.total_flops},
+            "bytes": {**self.bytes, "total": self.total_bytes},
+        }
+
+
+def from_hf_config(config, name: str) -> ModelShape:
+    """Shape of a Llama/Qwen2/Mistral/Gemma3-style decoder from its transformers config."""
+    c = config.get_text_config()
+    d, layers = c.hidden_size, c.num_hidden_layers
+    heads, kv_heads = c.num_attention_heads, c.num_key_value_heads
+    head_dim = getattr(c, "head_dim", None) or d // heads
+    per_layer = 2 * d * (heads + 2 * kv_heads) * head_dim + 2 * heads * head_dim * d + 3 * 2 * d * c.intermediate_size
+    lm_head = 2 * d * c.vocab_size
+    layer_types = getattr(c, "layer_types", None) or []
+    native = frozenset(i for i, t in enumerate(layer_types) if t == "sliding_attention")
+    params = layers * per_layer // 2 + c.vocab_size * d
+    return ModelShape(
+        name=name,
+        n_layers=layers,
+        d_model=d,
+        n_heads=heads,
+        n_kv_heads=kv_heads,
+        qk_dim=head_dim,
+        v_dim=head_dim,
+        kv_dim=2 * head_dim,
+        linear_flops_per_token=layers * per_layer + lm_head,
+        weight_bytes=params * 2,
+        vocab=c.vocab_size,
+        max_positions=c.max_position_embeddings,
+        native_window=(getattr(c, "sliding_window", None) or 0) if native else 0,
+        native_layers=native,
+    )
+
+
+# Published figures, not measured here:
+# - 78 layers, hidden 6144, 64 heads, indexer 32 heads x 128, top-k 2048, indexer in
+#   every 4th layer, ~40B active parameters: GLM-5.2 as described by Zhipu AI and in
+#   ../shared/DESIGN.md (GLM-5 model card: 744B total / 40B active, DeepSeek Sparse Attention).
+# - MLA dimensions (KV latent 512 + 64 RoPE dims, absorbed attention: QK over 576, PV
+#   over 512 per head) and the FP8 lightning indexer: DeepSeek-V3.2-Exp config.json and
+#   technical report, whose attention GLM-5 adopts.
+# - vocab 151,552: GLM-4.5 tokenizer.
+GLM52_LIKE = ModelShape(
+    name="glm-5.2-like",
+    n_layers=78,
+    d_model=6144,
+    n_heads=64,
+    n_kv_heads=1,
+    qk_dim=512 + 64,
+    v_dim=512,
+    kv_dim=512 + 64,
+    linear_flops_per_token=2 * 40_000_000_000,
+    weight_bytes=40_000_000_000 * 1,  # active expert weights read per token, FP8
+    vocab=151_552,
+    max_positions=1 << 20,
+    learned_indexer=IndexerShape(heads=32, head_dim=128, bytes_per_key=1),
+    source="published figures (see engine/ledger.py), not measured",
+)
+
+# The smollm2 preset needs no weights: the default model's config, as converted.
+SMOLLM2_135M = from_hf_config(
+    LlamaConfig(
+        hidden_size=576, intermediate_size=1536, num_hidden_layers=30, num_attention_heads=9,
+        num_key_value_heads=3, head_dim=64, vocab_size=49152, max_position_embeddings=8192,
+    ),
+    name="smollm2-135m",
+)
+
+GLM52_ATTENTION = AttentionConfig(
+    mode="index_share", block_size=64, window=128, sink_blocks=1, global_blocks=0, topk=2048, group_size=4,
+    dense_layers=0, indexer="exact",
+)  # DSA: per-token top-2048 from a lightning indexer; window/sinks are ours, kept minimal.
+
+
+def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int) -> Costs:
+    """Cost of prefilling n tokens (logits for the last one only)."""
+    costs = Costs()
+    lm_head = 2 * shape.d_model * shape.vocab
+    costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * n + lm_head
+    costs.bytes["linear"] = shape.weight_bytes
+    for role in shape.plan(cfg).roles:
+        keys = _keys_seen_sum(shape, cfg, role, n)  # sum over queries of keys attended
+        costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
+        costs.bytes["attention"] += _kv_block_loads(shape, cfg, role, n)
+        if role == "index":
+            flops, nbytes = _indexer_prefill(shape, cfg, n)
+            costs.flops["indexer"] += flops
+            costs.bytes["indexer"] += nbytes
+    return costs
+
+
+def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int) -> Costs:
+    """Cost of decoding one token at `position` (it attends to `position` keys)."""
+    costs = Costs()
+    costs.flops["linear"] = shape.linear_flops_per_token
+    costs.bytes["linear"] = shape.weight_bytes
+    kv_token_bytes = shape.n_kv_heads * shape.kv_dim * shape.bytes_per_element
+    for role in shape.plan(cfg).roles:
+        keys = _keys_seen(shape, cfg, role, position)
+        costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
+        costs.bytes["attention"] += keys * kv_token_bytes
+        if role == "index":
+            flops, nbytes = _indexer_decode(shape, cfg, position)
+            costs.flops["indexer"] += flops
+            costs.bytes["indexer"] += nbytes
+    return costs
+
+
+def _visible(shape: ModelShape, cfg: AttentionConfig, role: str) -> int | None:
+    """Most keys one query attends in a layer of this role; None = all earlier keys."""
+    if role == "dense":
+        return None
+    if role == "native":
+        return shape.native_window
+    return cfg.budget_tokens
+
+
+def _keys_seen(shape: ModelShape, cfg: AttentionConfig, role: str, position: int) -> int:
+    cap = _visible(shape, cfg, role)
+    return position if cap is None else min(position, cap)
+
+
+def _keys_seen_sum(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:
+    """sum_{p=1..n} min(p, cap): a triangle up to the cap, then a flat band."""
+    cap = _visible(shape, cfg, role)
+    if cap is None or cap >= n:
+        return n * (n + 1) // 2
+    return cap * (cap + 1) // 2 + (n - cap) * cap
+
+
+def _kv_block_loads(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:
+    """Bytes of K/V loaded in a prefill: each query block loads the keys it attends once."""
+    b = cfg.block_size
+    blocks = -(-n // b)
+    cap = _visible(shape, cfg, role)
+    kv_token_bytes = shape.n_kv_heads * shape.kv_dim * shape.bytes_per_element
+    total = 0
+    full = blocks if cap is None else min(blocks, -(-cap // b))
+    total += b * full * (full + 1) // 2  # query blocks that still see every earlier block
+    if cap is not None and blocks > full:
+        total += (blocks - full) * min(cap, n)
+    return total * kv_token_bytes
+
+
+def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[float, float]:
+    """One indexer pass over an n-token prompt, in one layer."""
+    b, h, d = cfg.block_size, shape.n_heads, shape.qk_dim
+    if shape.learned_indexer is not None:
+        ix = shape.learned_indexer
+        # Lightning indexer: per query, project q (H_I x D_I) and head weights, score
+        # every earlier key with H_I dot products of D_I; keys projected once each.
+        proj = 2 * shape.d_model * (ix.heads * ix.head_dim + ix.heads + ix.head_dim) * n
+        scores = 2 * ix.heads * ix.head_dim * n * (n + 1) // 2
+        return proj + scores, n * ix.head_dim * ix.bytes_per_key * -(-n // b)
+    kv_h = shape.n_kv_heads
+    key_bytes = n * kv_h * d * shape.bytes_per_element
+    if cfg.indexer == "exact":
+        # 2*H*D per causal (query, key) pair; every query block scans all earlier keys.
+        return 2 * h * d * n * (n + 1) // 2, key_bytes * -(-n // b) / 2
+    blocks = -(-n // b)
+    # pooled: mean queries and keys (one add per element), then 2*H*D per causal
+    # (query block, key block) pair.
+    pooling = (h + kv_h) * d * n
+    return pooling + 2 * h * d * blocks * (blocks + 1) // 2, key_bytes
+
+
+def _indexer_decode(shape: ModelShape, cfg: AttentionConfig, position: int) -> tuple[float, float]:
+    """One indexer pass for a single new token at `position`, in one layer."""
+    h, d = shape.n_heads, shape.qk_dim
+    if shape.learned_indexer is not None:
+        ix = shape.learned_indexer
+        proj = 2 * shape.d_model * (ix.heads * ix.head_dim + ix.heads + ix.head_dim)
+        return proj + 2 * ix.heads * ix.head_dim * position, position * ix.head_dim * ix.bytes_per_key
+    key_bytes = position * shape.n_kv_heads * d * shape.bytes_per_element
+    if cfg.indexer == "exact":
+        return 2 * h * d * position, key_bytes
+    # pooled: the engine re-pools the keys on every pass (a cache of block means would
+    # remove this term), then one pooled query against every key block.
+    return shape.n_kv_heads * d * position + h * d + 2 * h * d * -(-position // cfg.block_size), key_bytes
+
+
+PRESETS = {"smollm2-135m": SMOLLM2_135M, "glm-5.2-like": GLM52_LIKE}
+PRESET_ATTENTION = {"glm-5.2-like": GLM52_ATTENTION}

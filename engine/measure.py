@@ -1,0 +1,77 @@
+"""Measuring what a run cost on its device: seconds and peak memory.
+
+On CUDA, time comes from CUDA events and memory from the allocator's peak. On the
+CPU, time is wall-clock (perf_counter) and memory is the process's resident set,
+sampled every few milliseconds by a thread, minus what it was at the start: torch's
+CPU allocator keeps no peak of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import psutil
+import torch
+
+_RSS_SAMPLE_SECONDS = 0.005
+
+
+@dataclass
+class Measurement:
+    device: str
+    seconds: float = 0.0
+    peak_memory_bytes: int = 0
+    memory_kind: str = ""
+
+
+def device_name(device: torch.device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return f"cpu ({torch.get_num_threads()} threads)"
+
+
+class Meter:
+    """Context manager: `with Meter(device) as m: ...`, then read m.result."""
+
+    def __init__(self, device: torch.device):
+        self.device = torch.device(device)
+        self.result = Measurement(device=device_name(self.device))
+
+    def __enter__(self) -> "Meter":
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+            torch.cuda.reset_peak_memory_stats(self.device)
+            self._base = torch.cuda.memory_allocated(self.device)
+            self._start = torch.cuda.Event(enable_timing=True)
+            self._end = torch.cuda.Event(enable_timing=True)
+            self._start.record()
+        else:
+            self._process = psutil.Process()
+            self._base = self._process.memory_info().rss
+            self._peak = self._base
+            self._stop = threading.Event()
+            self._sampler = threading.Thread(target=self._sample, daemon=True)
+            self._sampler.start()
+            self._t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.device.type == "cuda":
+            self._end.record()
+            torch.cuda.synchronize(self.device)
+            self.result.seconds = self._start.elapsed_time(self._end) / 1000.0
+            self.result.peak_memory_bytes = torch.cuda.max_memory_allocated(self.device) - self._base
+            self.result.memory_kind = "cuda peak allocated above start"
+        else:
+            self.result.seconds = time.perf_counter() - self._t0
+            self._stop.set()
+            self._sampler.join()
+            self._peak = max(self._peak, self._process.memory_info().rss)
+            self.result.peak_memory_bytes = self._peak - self._base
+            self.result.memory_kind = "peak resident set above start (sampled)"
+
+    def _sample(self) -> None:
+        while not self._stop.wait(_RSS_SAMPLE_SECONDS):
+            self._peak = max(self._peak, self._process.memory_info().rss)
