@@ -2,9 +2,10 @@
 
 Both score from the layer's own (post-RoPE) queries and keys, one score per KV head:
 the best over the query heads that share it, so one selection serves the whole GQA
-group. Shapes: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> scores [B, HKV, NQB, NKB];
-blocks at or after the query block's causal limit may hold anything (the selection
-masks them).
+group. Shapes: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> scores [B, HKV, NQB, NKB].
+Only blocks before the query block's own are meaningful: the diagonal block is
+always kept by the window and later blocks are never selectable, so their scores
+may hold anything.
 
 pooled  score(qb, kb) = max_h  mean_{t in qb} q_t,h  .  mean_{j in kb} k_j
         Cost per query block: 2*HQ*D per key block, so a prefill costs about
@@ -13,7 +14,7 @@ pooled  score(qb, kb) = max_h  mean_{t in qb} q_t,h  .  mean_{j in kb} k_j
         min/max bounds are tighter but cost twice as much, and this indexer exists
         to be the cheap end of the comparison.
 
-exact   score(qb, kb) = max_h max_{t in qb, j in kb, j <= t}  q_t,h . k_j
+exact   score(qb, kb) = max_h max_{t in qb, j in kb}  q_t,h . k_j     (kb < qb)
         Every earlier token is scored, as a DeepSeek-style lightning indexer does, and
         a block counts as good as its best token. Cost 2*HQ*D per causal (t, j) pair,
         about HQ*D*N^2 for a prefill: the same order as attention itself, which is
@@ -53,21 +54,20 @@ def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch
     hkv = k.shape[1]
     bs = layout.block_size
     n_kb = layout.n_k_blocks
-    tk = k.shape[2]
     q_blocks = layout.pad(q).view(b, hkv, hq // hkv, layout.n_q_blocks, bs, d)
-    q_pos = layout.q_positions(q.device)  # [NQB, BLOCK]
-    real = layout.real_queries(q.device)
-    k_pos = torch.arange(tk, device=q.device)
-    rows_per_chunk = max(1, _EXACT_CHUNK_ELEMENTS // (hq * bs * tk))
+    # Padding keys only ever land in the last block, which is some query block's
+    # diagonal (always kept by the window) or in its future (never selectable); the
+    # same holds for the j <= t mask, so neither needs applying here.
+    k_blocks = torch.nn.functional.pad(k, (0, 0, 0, n_kb * bs - k.shape[2]))
+    padding_query = ~layout.real_queries(q.device)  # [NQB, BLOCK]
+    rows_per_chunk = max(1, _EXACT_CHUNK_ELEMENTS // (hq * bs * n_kb * bs))
     out = torch.empty(b, hkv, layout.n_q_blocks, n_kb, device=q.device, dtype=torch.float32)
     for start in range(0, layout.n_q_blocks, rows_per_chunk):
         stop = min(start + rows_per_chunk, layout.n_q_blocks)
-        qc = q_blocks[:, :, :, start:stop]  # [B, HKV, G, C, BLOCK, D]
-        s = torch.einsum("bhgctd,bhjd->bhgctj", qc, k).float()
-        allowed = (k_pos[None, None, :] <= q_pos[start:stop, :, None]) & real[start:stop, :, None]
-        s = s.masked_fill(~allowed, float("-inf")).amax(dim=2)  # [B, HKV, C, BLOCK, Tk]
-        s = torch.nn.functional.pad(s, (0, n_kb * bs - tk), value=float("-inf"))
-        out[:, :, start:stop] = s.view(b, hkv, stop - start, bs, n_kb, bs).amax(dim=(3, 5))
+        s = torch.einsum("bhgctd,bhjd->bhgctj", q_blocks[:, :, :, start:stop], k_blocks)
+        s = s.unflatten(-1, (n_kb, bs)).amax(dim=-1).amax(dim=2).float()  # [B, HKV, C, BLOCK, NKB]
+        s = s.masked_fill(padding_query[None, None, start:stop, :, None], float("-inf"))
+        out[:, :, start:stop] = s.amax(dim=3)
     return out
 
 

@@ -1,0 +1,34 @@
+"""Shared fixtures: the real default model (loaded once), real sample text, random tensors."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from engine.model.loader import load_model
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+@pytest.fixture(scope="session")
+def smollm2():
+    torch.manual_seed(0)
+    return load_model()
+
+
+@pytest.fixture(scope="session")
+def gpl_text() -> str:
+    return (SAMPLES / "contracts" / "gpl-3.0.txt").read_text()
+
+
+def random_qkv(tq: int, tk: int, dtype=torch.float32, hq: int = 6, hkv: int = 2, d: int = 32):
+    """Fresh random q [1, HQ, Tq, D] and k, v [1, HKV, Tk, D]."""
+    return (
+        torch.randn(1, hq, tq, d, dtype=dtype),
+        torch.randn(1, hkv, tk, d, dtype=dtype),
+        torch.randn(1, hkv, tk, d, dtype=dtype),
+    )
+
+
+def relative_error(out: torch.Tensor, ref: torch.Tensor) -> float:
+    return float((out.float() - ref.float()).norm() / ref.float().norm())

@@ -1,0 +1,53 @@
+"""Index Share runs the indexer once per group; naive sparse runs it in every sparse layer."""
+
+import pytest
+
+from engine.attention import AttentionConfig, LayerPlan
+from engine.generate import attention_for, generate
+
+pytestmark = pytest.mark.model
+
+
+def test_the_plan_groups_sparse_layers_after_the_dense_ones():
+    plan = LayerPlan.build(AttentionConfig(mode="index_share", group_size=4, dense_layers=2), 30)
+    assert plan.roles[:2] == ("dense", "dense")
+    assert plan.indexer_layers == (2, 6, 10, 14, 18, 22, 26)
+    assert plan.leaders[2:6] == (2, 2, 2, 2)
+    assert plan.count("reuse") == 21
+
+
+def test_native_local_layers_do_not_break_a_group():
+    plan = LayerPlan.build(AttentionConfig(mode="index_share", group_size=2, dense_layers=0), 6, frozenset({1, 4}))
+    assert plan.roles == ("index", "native", "reuse", "index", "native", "reuse")
+
+
+@pytest.mark.parametrize(
+    "mode,group,expected",
+    [("naive_sparse", 4, list(range(2, 30))), ("index_share", 4, [2, 6, 10, 14, 18, 22, 26]), ("index_share", 3, list(range(2, 30, 3)))],
+)
+def test_smollm2_calls_the_indexer_in_the_planned_layers(smollm2, mode, group, expected):
+    ids = smollm2.tokenizer("The quick brown fox jumps over the lazy dog. " * 30)["input_ids"]
+    cfg = AttentionConfig(mode=mode, group_size=group, window=64, topk=64, block_size=16)
+    result = generate(smollm2, ids, cfg, max_new_tokens=3)
+    assert result.new_tokens == 3
+    forwards = 3  # the prefill, then one per decoded token that still needs a successor
+    assert result.indexer_passes_by_layer == {layer: forwards for layer in expected}
+    assert result.indexer_passes == len(expected) * forwards
+
+
+def test_reuse_layers_attend_over_their_leaders_selection(smollm2):
+    """A reuse layer's output equals attention over the index its leader selected."""
+    import torch
+
+    from engine.attention import block_sparse_attention
+
+    cfg = AttentionConfig(mode="index_share", window=32, topk=32, block_size=16, indexer="exact")
+    attention = attention_for(smollm2, cfg)
+    torch.manual_seed(0)
+    q, k, v = torch.randn(1, 9, 300, 64), torch.randn(1, 3, 300, 64), torch.randn(1, 3, 300, 64)
+    attention.attend(2, q, k, v, 0.125)  # leader: runs the indexer
+    q2, k2, v2 = torch.randn(1, 9, 300, 64), torch.randn(1, 3, 300, 64), torch.randn(1, 3, 300, 64)
+    shared = attention._shared[2].index
+    out = attention.attend(3, q2, k2, v2, 0.125)
+    assert torch.equal(out, block_sparse_attention(q2, k2, v2, shared, 0.125, 16))
+    assert attention.indexer_passes == 1
