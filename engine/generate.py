@@ -41,7 +41,7 @@ def attention_for(lm: LoadedModel, cfg: AttentionConfig, measure_overlap: bool =
 def check_length(lm: LoadedModel, n_tokens: int, what: str = "the prompt") -> None:
     if n_tokens > lm.max_positions:
         raise EngineError(
-            f"{what} needs {n_tokens} positions but {lm.name} has {lm.max_positions}; "
+            f"{what} needs {n_tokens} positions but {lm.name} has {lm.max_positions} positions; "
             "shorten it (the engine never truncates silently)"
         )
 
