@@ -36,14 +36,14 @@ def dense_attention(
 
 @dataclass(frozen=True)
 class GatherPlan:
-    """Which key tokens each query block reads, and which of them each query may see.
+    """Which key blocks each query block reads, and which of their tokens each query may see.
 
     Derived once from a block index; Index Share reuses one plan across the layers
     of a group, so only the gather of each layer's own K and V, and its attention,
     run per layer.
     """
 
-    tokens: torch.Tensor  # [B, HKV, NQB, S*BLOCK] key token ids, clamped into range
+    blocks: torch.Tensor  # [B, HKV, NQB, S] key block ids, padding clamped to block 0
     allowed: torch.Tensor  # [B, HKV, NQB, BLOCK, S*BLOCK] bool: real key, at or before the query
 
     @classmethod
@@ -53,7 +53,7 @@ class GatherPlan:
         real = (block_idx >= 0).repeat_interleave(bs, dim=-1) & (tok < layout.kv_len)
         q_pos = layout.q_positions(block_idx.device)  # [NQB, BLOCK]
         allowed = real[:, :, :, None, :] & (tok[:, :, :, None, :] <= q_pos[None, None, :, :, None])
-        return cls(tokens=tok.clamp(0, layout.kv_len - 1), allowed=allowed)
+        return cls(blocks=block_idx.clamp(min=0), allowed=allowed)
 
 
 def block_sparse_attention(
@@ -71,9 +71,10 @@ def block_sparse_attention(
     -1 = padding). plan: a GatherPlan already built from the same index, or None.
     Returns [B, HQ, Tq, D] in q's dtype.
 
-    Each (batch, KV head, query block) becomes one SDPA batch entry: the group's
-    query heads x the block's queries against the gathered keys, so the fused CPU
-    kernel does the softmax without materialising fp32 scores.
+    Keys are gathered block by block (contiguous copies, not per element), and each
+    (batch, KV head, query block) becomes one SDPA batch entry: the group's query
+    heads x the block's queries against the gathered keys, so the fused CPU kernel
+    does the softmax without materialising fp32 scores.
     """
     b, hq, tq, d = q.shape
     hkv, tk = k.shape[1], k.shape[2]
@@ -81,19 +82,30 @@ def block_sparse_attention(
     if block_idx.shape[:3] != (b, hkv, layout.n_q_blocks):
         raise ValueError(f"block index {tuple(block_idx.shape)} does not match {layout.n_q_blocks} query blocks")
     plan = plan or GatherPlan.from_index(block_idx, layout)
-    group, nqb = hq // hkv, layout.n_q_blocks
+    group, nqb, s = hq // hkv, layout.n_q_blocks, block_idx.shape[-1]
+    k_blocks = _as_blocks(k, layout)  # [B, HKV, NKB, BLOCK, D]
+    v_blocks = _as_blocks(v, layout)
+    bi = torch.arange(b, device=q.device)[:, None, None, None]
+    hi = torch.arange(hkv, device=q.device)[None, :, None, None]
     qp = layout.pad(q).view(b, hkv, group, nqb, block_size, d).transpose(2, 3)  # [B, HKV, NQB, G, BLOCK, D]
-    width = plan.tokens.shape[-1]
+    width = s * block_size
     out = torch.empty(b, hkv, nqb, group, block_size, d, device=q.device, dtype=q.dtype)
     rows = max(1, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * width))
     for start in range(0, nqb, rows):
         stop = min(start + rows, nqb)
         n = b * hkv * (stop - start)
-        tok = plan.tokens[:, :, start:stop].reshape(b, hkv, -1, 1).expand(-1, -1, -1, d)
-        k_sel = k.gather(2, tok).view(n, 1, width, d)
-        v_sel = v.gather(2, tok).view(n, 1, width, d)
+        blocks = plan.blocks[:, :, start:stop]
+        k_sel = k_blocks[bi, hi, blocks].view(n, 1, width, d)
+        v_sel = v_blocks[bi, hi, blocks].view(n, 1, width, d)
         mask = plan.allowed[:, :, start:stop].reshape(n, 1, block_size, width)
         q_c = qp[:, :, start:stop].reshape(n, group, block_size, d)
         o = F.scaled_dot_product_attention(q_c, k_sel, v_sel, attn_mask=mask, scale=scale, enable_gqa=True)
         out[:, :, start:stop] = o.view(b, hkv, stop - start, group, block_size, d)
     return layout.unpad(out.transpose(2, 3).reshape(b, hq, nqb, block_size, d))
+
+
+def _as_blocks(x: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+    """[B, H, Tk, D] -> [B, H, NKB, BLOCK, D], the last block zero-padded."""
+    b, h, tk, d = x.shape
+    padded = F.pad(x, (0, 0, 0, layout.n_k_blocks * layout.block_size - tk))
+    return padded.view(b, h, layout.n_k_blocks, layout.block_size, d)
