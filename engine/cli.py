@@ -72,6 +72,8 @@ def cmd_flops(args: argparse.Namespace) -> int:
     for mode, row in modes.items():
         share = row["prefill"]["flops"]["indexer"] / row["flops_prefill"]
         print(f"{mode:14} {row['indexer_layers']:>14} {row['flops_per_token']:>12.3e} {row['flops_prefill']:>14.3e} {share:>13.1%}")
+    if args.context > shape.max_positions:
+        print(f"(beyond the model's {shape.max_positions:,} positions: ledger only)")
     for name, r in ratios.items():
         print(f"{name:26} per token {r['flops_per_token']:.2f}x   prefill {r['flops_prefill']:.2f}x")
     return 0

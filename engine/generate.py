@@ -57,6 +57,7 @@ class GenerationResult:
     indexer_passes: int
     indexer_passes_by_layer: dict[int, int]
     index_overlap: float | None
+    index_overlap_by_layer: dict[int, float]
     attention: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -103,6 +104,7 @@ def generate(
         indexer_passes=attention.indexer_passes,
         indexer_passes_by_layer=dict(sorted(attention.indexer_calls.items())),
         index_overlap=attention.mean_overlap(),
+        index_overlap_by_layer={layer: t.share for layer, t in sorted(attention.overlap.items()) if t.share is not None},
         attention=asdict(cfg),
     )
 

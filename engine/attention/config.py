@@ -61,10 +61,6 @@ class AttentionConfig:
         return -(-self.topk // self.block_size)
 
     @property
-    def uses_indexer(self) -> bool:
-        return self.mode in ("naive_sparse", "index_share")
-
-    @property
     def budget_blocks(self) -> int:
         """Most key blocks one query block attends to in a sparse layer of this mode."""
         extra = 0 if self.mode == "sliding_window" else self.global_blocks + self.topk_blocks

@@ -71,4 +71,4 @@ def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch
     return out
 
 
-INDEXERS = {"pooled": pooled_scores, "exact": exact_scores}
+SCORERS = {"pooled": pooled_scores, "exact": exact_scores}

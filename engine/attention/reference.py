@@ -16,8 +16,9 @@ import torch.nn.functional as F
 
 from engine.attention.layout import QueryLayout
 
-# Sparse scores are materialised per chunk of query blocks; this caps a chunk at
-# about 256 MiB of fp32.
+# Sparse attention runs per chunk of query blocks: at most this many blocks, and at
+# most about 256 MiB of fp32 scores.
+_SPARSE_CHUNK_ROWS = 8
 _SPARSE_CHUNK_ELEMENTS = 1 << 26
 
 
@@ -45,6 +46,7 @@ class GatherPlan:
 
     blocks: torch.Tensor  # [B, HKV, NQB, S] key block ids, padding clamped to block 0
     allowed: torch.Tensor  # [B, HKV, NQB, BLOCK, S*BLOCK] bool: real key, at or before the query
+    widths: list[int]  # per query block, the most real blocks any head selected (padding comes last)
 
     @classmethod
     def from_index(cls, block_idx: torch.Tensor, layout: QueryLayout) -> "GatherPlan":
@@ -53,7 +55,8 @@ class GatherPlan:
         real = (block_idx >= 0).repeat_interleave(bs, dim=-1) & (tok < layout.kv_len)
         q_pos = layout.q_positions(block_idx.device)  # [NQB, BLOCK]
         allowed = real[:, :, :, None, :] & (tok[:, :, :, None, :] <= q_pos[None, None, :, :, None])
-        return cls(blocks=block_idx.clamp(min=0), allowed=allowed)
+        widths = (block_idx >= 0).sum(-1).amax(dim=(0, 1)).tolist()
+        return cls(blocks=block_idx.clamp(min=0), allowed=allowed, widths=widths)
 
 
 def block_sparse_attention(
@@ -88,16 +91,19 @@ def block_sparse_attention(
     bi = torch.arange(b, device=q.device)[:, None, None, None]
     hi = torch.arange(hkv, device=q.device)[None, :, None, None]
     qp = layout.pad(q).view(b, hkv, group, nqb, block_size, d).transpose(2, 3)  # [B, HKV, NQB, G, BLOCK, D]
-    width = s * block_size
     out = torch.empty(b, hkv, nqb, group, block_size, d, device=q.device, dtype=q.dtype)
-    rows = max(1, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * width))
+    # Small chunks of query blocks, each trimmed to its widest real selection: early
+    # blocks have few earlier blocks to attend, and need not pay for the full budget.
+    rows = max(1, min(_SPARSE_CHUNK_ROWS, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * s * block_size)))
     for start in range(0, nqb, rows):
         stop = min(start + rows, nqb)
         n = b * hkv * (stop - start)
-        blocks = plan.blocks[:, :, start:stop]
+        used = max(plan.widths[start:stop])
+        width = used * block_size
+        blocks = plan.blocks[:, :, start:stop, :used]
         k_sel = k_blocks[bi, hi, blocks].view(n, 1, width, d)
         v_sel = v_blocks[bi, hi, blocks].view(n, 1, width, d)
-        mask = plan.allowed[:, :, start:stop].reshape(n, 1, block_size, width)
+        mask = plan.allowed[:, :, start:stop, :, :width].reshape(n, 1, block_size, width)
         q_c = qp[:, :, start:stop].reshape(n, group, block_size, d)
         o = F.scaled_dot_product_attention(q_c, k_sel, v_sel, attn_mask=mask, scale=scale, enable_gqa=True)
         out[:, :, start:stop] = o.view(b, hkv, stop - start, group, block_size, d)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import torch
 
 from engine.attention.config import AttentionConfig
-from engine.attention.indexers import INDEXERS
+from engine.attention.indexers import SCORERS
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
 from engine.attention.reference import GatherPlan, block_sparse_attention, dense_attention
@@ -95,7 +95,7 @@ class SparseAttention:
 
     def _score(self, layer: int, q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
         self.indexer_calls[layer] += 1
-        return INDEXERS[self.cfg.indexer](q, k, layout)
+        return SCORERS[self.cfg.indexer](q, k, layout)
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
@@ -104,7 +104,7 @@ class SparseAttention:
     def _tally_overlap(self, layer: int, q: torch.Tensor, k: torch.Tensor, shared: Selection) -> None:
         # A diagnostic indexer pass: not counted in indexer_calls, and its cost is
         # left out of timings by running with measure_overlap off.
-        scores = INDEXERS[self.cfg.indexer](q, k, shared.layout)
+        scores = SCORERS[self.cfg.indexer](q, k, shared.layout)
         _, fresh = block_index(self.cfg, shared.layout, q.shape[0], k.shape[1], scores, q.device)
         tally = self.overlap.setdefault(layer, OverlapTally())
         tally.covered += int((fresh & shared.picked).sum())

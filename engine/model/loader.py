@@ -45,7 +45,6 @@ class LoadedModel:
     model: PreTrainedModel
     tokenizer: object
     name: str
-    path: Path
 
     @property
     def config(self) -> PretrainedConfig:
@@ -85,7 +84,8 @@ class LoadedModel:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("ENGINE_CACHE_DIR", Path.cwd() / ".cache")).resolve()
+    """ENGINE_CACHE_DIR, or .cache at the repository root whatever the working directory."""
+    return Path(os.environ.get("ENGINE_CACHE_DIR") or Path(__file__).resolve().parents[2] / ".cache").resolve()
 
 
 def default_model_dir() -> Path:
@@ -122,8 +122,14 @@ def provision_default_model() -> Path:
     return target
 
 
-def load_model(path: str | os.PathLike | None = None, dtype: torch.dtype = torch.bfloat16, device: str = "cpu") -> LoadedModel:
-    """Load a decoder with the engine's attention in place. path None = the default model."""
+def load_model(
+    path: str | os.PathLike | None = None, dtype: torch.dtype = torch.bfloat16, device: str | None = None
+) -> LoadedModel:
+    """Load a decoder with the engine's attention in place.
+
+    path None = the default model; device None = CUDA when present, else the CPU.
+    """
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     folder, gguf_file, name = _locate(path)
     read_config(path)
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
@@ -133,7 +139,7 @@ def load_model(path: str | os.PathLike | None = None, dtype: torch.dtype = torch
     )
     model.hf_quantizer = None  # GGUF: already dequantized; see provision_default_model
     model.to(device).eval()
-    return LoadedModel(model=model, tokenizer=tokenizer, name=name, path=folder)
+    return LoadedModel(model=model, tokenizer=tokenizer, name=name)
 
 
 def read_config(path: str | os.PathLike | None = None) -> PretrainedConfig:
