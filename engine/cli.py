@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
+import tempfile
+from collections import Counter
 from pathlib import Path
 
 from engine.attention import INDEXERS, MODES, AttentionConfig
 from engine.errors import EngineError
-
-log = logging.getLogger("engine")
 
 LEDGER_MODES = ("dense", "naive_sparse", "index_share")
 
@@ -62,8 +63,10 @@ def cmd_flops(args: argparse.Namespace) -> int:
         f"{a}/{b}": {k: modes[a][k] / modes[b][k] for k in ("flops_per_token", "flops_prefill")}
         for a, b in (("naive_sparse", "index_share"), ("dense", "index_share"), ("dense", "naive_sparse"))
     }
+    pays_from = ledger.index_share_pays_from(shape, attention_config(args, "index_share", base))
     if args.json:
-        json.dump({**modes, "ratios": ratios, "model": shape.name, "context": args.context, "source": shape.source}, sys.stdout, indent=2)
+        report = {**modes, "ratios": ratios, "index_share_saves_10pct_from_tokens": pays_from}
+        json.dump({**report, "model": shape.name, "context": args.context, "source": shape.source}, sys.stdout, indent=2)
         print()
         return 0
     indexer = "learned (lightning)" if shape.learned_indexer else attention_config(args, "index_share", base).indexer
@@ -76,6 +79,7 @@ def cmd_flops(args: argparse.Namespace) -> int:
         print(f"(beyond the model's {shape.max_positions:,} positions: ledger only)")
     for name, r in ratios.items():
         print(f"{name:26} per token {r['flops_per_token']:.2f}x   prefill {r['flops_prefill']:.2f}x")
+    print(f"index_share saves 10% of prefill FLOPs over naive_sparse from: {'never' if pays_from is None else f'{pays_from:,} tokens'}")
     return 0
 
 
@@ -93,6 +97,46 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print()
     else:
         print(result.text)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from engine.compare import Prices, Workload, check_chunk_tokens, check_strategies, compare
+    from engine.documents import read_documents
+    from engine.model.loader import load_model, read_config
+    from engine.probes import load_probes
+    from engine.tables import comparison_table
+
+    # Everything the user gave is checked before the model loads or anything runs.
+    work = Workload(
+        documents=read_documents(args.docs),
+        probes=load_probes(args.probes),
+        strategies=check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
+        chunk_tokens=args.chunk_tokens,
+        chunk_overlap=args.chunk_overlap,
+        attention=attention_config(args, "index_share"),
+        prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
+    )
+    check_chunk_tokens(work.chunk_tokens, read_config(args.model).get_text_config().max_position_embeddings)
+    out = _writable(args.json) if args.json else None
+    report = compare(load_model(args.model), work, progress=_print_progress)
+    if out:
+        _write_json_atomically(out, report)
+    print(comparison_table(report))
+    return 0
+
+
+def cmd_probes(args: argparse.Namespace) -> int:
+    from engine.documents import read_documents
+    from engine.probes import generate_probes, save_probes
+
+    out = _writable(args.out)
+    probes = generate_probes(read_documents(args.docs))
+    if not probes:
+        raise EngineError("found no facts, defined terms or definitions to ask about in these documents")
+    save_probes(probes, out)
+    kinds = Counter(p.kind for p in probes)
+    print(f"wrote {len(probes)} probes to {out}: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
     return 0
 
 
@@ -136,6 +180,25 @@ def build_parser() -> argparse.ArgumentParser:
     prov = sub.add_parser("provision", help="convert the packaged default model into the cache")
     prov.set_defaults(func=cmd_provision)
 
+    cmp = sub.add_parser("compare", help="chunked against full-context on your documents, measured")
+    cmp.add_argument("--docs", nargs="+", required=True, help="text files of the workload")
+    cmp.add_argument("--probes", required=True, help="JSONL: question, answer, optional kind")
+    cmp.add_argument("--strategies", default="full_index_share,full_dense,chunked", help="comma-separated")
+    cmp.add_argument("--chunk-tokens", type=int, default=1024)
+    cmp.add_argument("--chunk-overlap", type=int, default=64, help="tokens repeated between neighbouring chunks")
+    cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
+    cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")
+    cmp.add_argument("--api-output-price", type=float, default=0.60, help="dollars per million output tokens")
+    cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
+    add_attention_flags(cmp)
+    cmp.set_defaults(func=cmd_compare)
+
+    probes = sub.add_parser("probes", help="generate checkable probes from documents")
+    probes.add_argument("--docs", nargs="+", required=True)
+    probes.add_argument("--out", required=True)
+    probes.set_defaults(func=cmd_probes)
+
     demo = sub.add_parser("demo", help="a real comparison of the attention modes on sample text")
     demo.set_defaults(func=cmd_demo)
     return parser
@@ -167,6 +230,24 @@ def _ledger_shape(args: argparse.Namespace):
     if args.preset not in ledger.PRESETS:
         raise EngineError(f"unknown preset {args.preset!r}; choose one of {', '.join(ledger.PRESETS)}, model")
     return ledger.PRESETS[args.preset]
+
+
+def _print_progress(done: int, planned: int, message: str) -> None:
+    print(f"[{done + 1}/{planned}] {message}", file=sys.stderr, flush=True)
+
+
+def _writable(path: str) -> Path:
+    """The output path, checked before any work: its folder exists and it is not a folder."""
+    p = Path(path)
+    if p.is_dir() or not p.parent.is_dir():
+        raise EngineError(f"cannot write {path}: {'it is a folder' if p.is_dir() else 'its folder does not exist'}")
+    return p
+
+
+def _write_json_atomically(path: Path, data: dict) -> None:
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False) as tmp:
+        json.dump(data, tmp, indent=2)
+    os.replace(tmp.name, path)
 
 
 def _read_text(path: str) -> str:

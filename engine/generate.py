@@ -52,6 +52,7 @@ class GenerationResult:
     text: str
     prompt_tokens: int
     new_tokens: int
+    decode_forwards: int  # one-token forward passes after the prefill
     prefill: Measurement
     decode: Measurement
     indexer_passes: int
@@ -86,6 +87,7 @@ def generate(
             logits = _forward(lm, ids[:, start : start + step], cache, attention)
     eos = _eos_ids(lm)
     new: list[int] = []
+    forwards = 0
     with Meter(lm.device) as decode:
         for _ in range(max_new_tokens):
             token = int(logits[0, -1].argmax())
@@ -94,11 +96,13 @@ def generate(
             new.append(token)
             if len(new) < max_new_tokens:
                 logits = _forward(lm, torch.tensor([[token]], device=lm.device), cache, attention)
+                forwards += 1
     return GenerationResult(
         mode=cfg.mode,
         text=lm.tokenizer.decode(new, skip_special_tokens=True),
         prompt_tokens=len(prompt_ids),
         new_tokens=len(new),
+        decode_forwards=forwards,
         prefill=prefill.result,
         decode=decode.result,
         indexer_passes=attention.indexer_passes,

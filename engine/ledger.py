@@ -55,7 +55,7 @@ class ModelShape:
     native_layers: frozenset[int] = frozenset()
     learned_indexer: IndexerShape | None = None
     bytes_per_element: int = 2  # bf16
-    source: str = "measured from the loaded model's config"
+    source: str = "from the model's config"
 
     def plan(self, cfg: AttentionConfig) -> LayerPlan:
         return LayerPlan.build(cfg, self.n_layers, self.native_layers)
@@ -182,6 +182,40 @@ def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int) -> Co
             costs.flops["indexer"] += flops
             costs.bytes["indexer"] += nbytes
     return costs
+
+
+def call_costs(shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, decode_forwards: int) -> Costs:
+    """One generation call: the prefill, then each one-token forward at its position."""
+    costs = prefill_costs(shape, cfg, prompt_tokens)
+    for step in range(1, decode_forwards + 1):
+        token = marginal_costs(shape, cfg, prompt_tokens + step)
+        for component in COMPONENTS:
+            costs.flops[component] += token.flops[component]
+            costs.bytes[component] += token.bytes[component]
+    return costs
+
+
+def index_share_pays_from(shape: ModelShape, cfg: AttentionConfig, saving: float = 0.10, limit: int = 1 << 24) -> int | None:
+    """Shortest prefill (tokens) from which index_share needs `saving` fewer FLOPs than naive_sparse.
+
+    The saving grows with length (the indexer grows faster than the linear layers),
+    so doubling then bisecting finds it; None when it never gets there below `limit`.
+    """
+
+    def saves(n: int) -> bool:
+        naive = prefill_costs(shape, cfg.replace(mode="naive_sparse"), n).total_flops
+        return prefill_costs(shape, cfg.replace(mode="index_share"), n).total_flops <= (1 - saving) * naive
+
+    high = cfg.block_size
+    while not saves(high):
+        if high >= limit:
+            return None
+        high *= 2
+    low = high // 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if saves(mid) else (mid, high)
+    return high
 
 
 def _visible(shape: ModelShape, cfg: AttentionConfig, role: str) -> int | None:

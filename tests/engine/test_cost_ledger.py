@@ -69,3 +69,11 @@ def test_flops_command_prints_every_mode_as_json(capsys):
 @pytest.mark.model
 def test_the_smollm2_preset_is_the_loaded_models_shape(smollm2):
     assert ledger.from_hf_config(smollm2.config, name="smollm2-135m") == SMOL
+
+
+def test_it_finds_the_length_from_which_sharing_saves_ten_percent():
+    exact = AttentionConfig(indexer="exact")
+    n = ledger.index_share_pays_from(SMOL, exact)
+    ratio = lambda m: ledger.prefill_costs(SMOL, exact.replace(mode="naive_sparse"), m).total_flops / ledger.prefill_costs(SMOL, exact, m).total_flops  # noqa: E731
+    assert ratio(n) >= 1 / 0.9 > ratio(n - 1)
+    assert ledger.index_share_pays_from(SMOL, AttentionConfig(indexer="pooled")) is None

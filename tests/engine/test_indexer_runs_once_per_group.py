@@ -29,8 +29,8 @@ def test_smollm2_calls_the_indexer_in_the_planned_layers(smollm2, mode, group, e
     ids = smollm2.tokenizer("The quick brown fox jumps over the lazy dog. " * 30)["input_ids"]
     cfg = AttentionConfig(mode=mode, group_size=group, window=64, topk=64, block_size=16)
     result = generate(smollm2, ids, cfg, max_new_tokens=3)
-    assert result.new_tokens == 3
-    forwards = 3  # the prefill, then one per decoded token that still needs a successor
+    assert result.new_tokens == 3 and result.decode_forwards == 2  # the last token needs no successor
+    forwards = 1 + result.decode_forwards
     assert result.indexer_passes_by_layer == {layer: forwards for layer in expected}
     assert result.indexer_passes == len(expected) * forwards
 
