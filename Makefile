@@ -20,11 +20,16 @@ $(SETUP): requirements.txt
 model: setup
 	$(BIN)/python -m engine provision
 
+# The main job, until the web app exists: the sample workload compared in every strategy.
 run: model
-	$(BIN)/python -m engine demo
+	mkdir -p out
+	$(BIN)/python -m engine compare --docs samples/workload/*.txt --probes samples/workload/probes.jsonl \
+		--strategies full_index_share,full_naive_sparse,full_dense,full_sliding_window,chunked \
+		--window 256 --topk 256 --global-blocks 2 --indexer exact --json out/sample-comparison.json
 
 test: model
 	$(BIN)/python -m pytest
 
 bench: model
 	$(BIN)/python benchmarks/cpu_prefill.py
+	$(BIN)/python benchmarks/compare_scaling.py

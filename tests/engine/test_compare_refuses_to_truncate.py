@@ -1,0 +1,32 @@
+"""A workload longer than the model's positions: full-context strategies refuse, never truncate."""
+
+import pytest
+
+from engine import compare as cmp
+from engine.documents import Document
+from engine.errors import EngineError
+from engine.probes import Probe
+
+pytestmark = pytest.mark.model
+
+
+def test_full_context_strategies_refuse_and_say_why(smollm2):
+    long_doc = Document("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
+    work = cmp.Workload([long_doc], [Probe("What arrives?", "pallets")], strategies=["full_dense", "full_index_share"])
+    report = cmp.compare(smollm2, work)
+    for name in ("full_dense", "full_index_share"):
+        refused = report["strategies"][name]["refused"]
+        assert "8192" in refused and "refuse rather than truncate" in refused
+
+
+def test_it_rejects_a_chunk_larger_than_the_models_positions(smollm2):
+    work = cmp.Workload([Document("a.txt", "Some text.")], [Probe("Q?", "A")], strategies=["chunked"], chunk_tokens=9000)
+    with pytest.raises(EngineError, match="chunk size must be between 16 and 7936"):
+        cmp.compare(smollm2, work)
+
+
+def test_it_rejects_unknown_strategies_and_bad_prices():
+    with pytest.raises(EngineError, match="unknown strategy 'full_magic'"):
+        cmp.check_strategies(["full_dense", "full_magic"])
+    with pytest.raises(EngineError, match="must be a number, 0 or more"):
+        cmp.Prices(-1.0, 0.1, 0.2)
