@@ -20,7 +20,6 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 BINARY_SNIFF_BYTES = 8 * 1024
 
 
-
 @dataclass(frozen=True)
 class Document:
     name: str  # file name (basename) used in prompts and reports
