@@ -113,7 +113,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         probes=load_probes(args.probes),
         strategies=check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
         chunk_tokens=args.chunk_tokens,
-        chunk_overlap=args.chunk_overlap,
+        # Default overlap: an eighth of the chunk, at most 64 tokens.
+        chunk_overlap=args.chunk_overlap if args.chunk_overlap is not None else min(64, args.chunk_tokens // 8),
         attention=attention_config(args, "index_share"),
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
@@ -185,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--probes", required=True, help="JSONL: question, answer, optional kind")
     cmp.add_argument("--strategies", default="full_index_share,full_dense,chunked", help="comma-separated")
     cmp.add_argument("--chunk-tokens", type=int, default=1024)
-    cmp.add_argument("--chunk-overlap", type=int, default=64, help="tokens repeated between neighbouring chunks")
+    cmp.add_argument("--chunk-overlap", type=int, default=None, help="tokens repeated between neighbouring chunks (default: chunk/8, at most 64)")
     cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
     cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
     cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")

@@ -30,7 +30,7 @@ from engine.attention import AttentionConfig
 from engine.chunking import Chunk, split_documents
 from engine.documents import Document
 from engine.errors import EngineError
-from engine.generate import check_length, generate, top1_agreement, top1_predictions
+from engine.generate import check_length, encode_prompt, generate, top1_agreement, top1_predictions
 from engine.measure import device_name
 from engine.model.loader import LoadedModel
 from engine.probes import Probe, is_correct
@@ -221,9 +221,7 @@ SYSTEM = "You answer questions about the user's documents in a few words, quotin
 
 
 def _chat(lm: LoadedModel, content: str) -> list[int]:
-    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": content}]
-    ids = lm.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
-    return list(ids if isinstance(ids, list) else ids["input_ids"])
+    return encode_prompt(lm, content, system=SYSTEM)
 
 
 def _documents_text(documents: Sequence[Document]) -> str:

@@ -21,15 +21,15 @@ from engine.model.loader import LoadedModel
 _LOGIT_ROWS = 512
 
 
-def encode_prompt(lm: LoadedModel, text: str, chat: bool = True) -> list[int]:
+def encode_prompt(lm: LoadedModel, text: str, chat: bool = True, system: str | None = None) -> list[int]:
     """Token ids for a prompt, wrapped in the model's chat template when it has one."""
     if not text.strip():
         raise EngineError("the prompt is empty")
     tok = lm.tokenizer
     if chat and getattr(tok, "chat_template", None):
-        ids = tok.apply_chat_template([{"role": "user", "content": text}], add_generation_prompt=True, tokenize=True)
-        ids = ids["input_ids"] if not isinstance(ids, list) else ids
-        return list(ids)
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
+        ids = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+        return list(ids if isinstance(ids, list) else ids["input_ids"])
     return tok(text, add_special_tokens=True)["input_ids"]
 
 
