@@ -86,11 +86,11 @@ def split_document(doc: Document, tokenizer: Tokenizer, chunk_tokens: int, overl
     Each chunk after the first repeats at most `overlap_tokens` tokens from the end of
     the previous one. Deterministic: the same inputs always give the same chunks.
     """
-    _check_sizes(chunk_tokens, overlap_tokens)
+    check_sizes(chunk_tokens, overlap_tokens)
     return _Splitter(doc, tokenizer, chunk_tokens, overlap_tokens).chunks()
 
 
-def _check_sizes(chunk_tokens: int, overlap_tokens: int) -> None:
+def check_sizes(chunk_tokens: int, overlap_tokens: int) -> None:
     if chunk_tokens < MIN_CHUNK_TOKENS:
         raise EngineError(f"chunk size must be at least {MIN_CHUNK_TOKENS} tokens, got {chunk_tokens}")
     if not 0 <= overlap_tokens < chunk_tokens:

@@ -91,8 +91,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
     cfg = attention_config(args, args.mode)
     lm = load_model(args.model)
     ids = encode_prompt(lm, prompt, chat=not args.raw)
-    result = generate(lm, ids, cfg, args.max_new_tokens, prefill_chunk=args.prefill_chunk, measure_overlap=args.json)
+    result = generate(lm, ids, cfg, args.max_new_tokens, prefill_chunk=args.prefill_chunk)
     if args.json:
+        # Overlap needs a diagnostic indexer pass in every reuse layer: its own prefill,
+        # kept out of the timed run.
+        if cfg.mode == "index_share":
+            probe = generate(lm, ids, cfg, 0, prefill_chunk=args.prefill_chunk, measure_overlap=True)
+            result.index_overlap, result.index_overlap_by_layer = probe.index_overlap, probe.index_overlap_by_layer
         json.dump({"model": lm.name, **result.to_json()}, sys.stdout, indent=2)
         print()
     else:
@@ -101,6 +106,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from engine.chunking import check_sizes
     from engine.compare import Prices, Workload, check_chunk_tokens, check_strategies, compare
     from engine.documents import read_documents
     from engine.model.loader import load_model, read_config
@@ -119,11 +125,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
     check_chunk_tokens(work.chunk_tokens, read_config(args.model).get_text_config().max_position_embeddings)
+    check_sizes(work.chunk_tokens, work.chunk_overlap)
     out = _writable(args.json) if args.json else None
     report = compare(load_model(args.model), work, progress=_print_progress)
+    print(comparison_table(report))
     if out:
         _write_json_atomically(out, report)
-    print(comparison_table(report))
     return 0
 
 
@@ -242,13 +249,20 @@ def _writable(path: str) -> Path:
     p = Path(path)
     if p.is_dir() or not p.parent.is_dir():
         raise EngineError(f"cannot write {path}: {'it is a folder' if p.is_dir() else 'its folder does not exist'}")
+    if not os.access(p.parent, os.W_OK):
+        raise EngineError(f"cannot write {path}: its folder is not writable")
     return p
 
 
 def _write_json_atomically(path: Path, data: dict) -> None:
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False) as tmp:
-        json.dump(data, tmp, indent=2)
-    os.replace(tmp.name, path)
+    tmp = tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False)
+    try:
+        with tmp:
+            json.dump(data, tmp, indent=2)
+        os.replace(tmp.name, path)
+    except OSError as exc:
+        Path(tmp.name).unlink(missing_ok=True)
+        raise EngineError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def _read_text(path: str) -> str:

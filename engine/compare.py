@@ -20,6 +20,7 @@ count, as MLPerf counts a result only at the reference accuracy.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -169,7 +170,7 @@ def _run_chunked(lm, shape, work: Workload, chunks: list[Chunk], tick) -> Strate
         for chunk in chunks:
             tick(f"chunked: {chunk.document} part {chunk.index + 1}")
             answer = _call(lm, shape, cfg, _chunk_prompt(lm, chunk, probe.question), out).strip()
-            if answer and NONE not in answer.upper():
+            if answer and not _says_none(answer):
                 found.append(answer)
         tick(f"chunked: reduce for {probe.question[:50]}")
         final = _call(lm, shape, cfg, _reduce_prompt(lm, probe.question, found), out)
@@ -186,6 +187,11 @@ def _call(lm, shape, cfg: AttentionConfig, ids: list[int], out: StrategyResult) 
         out.costs.flops[component] += call.flops[component]
         out.costs.bytes[component] += call.bytes[component]
     return result.text
+
+
+def _says_none(answer: str) -> bool:
+    """The chunk's answer opens with the word NONE (any case): it found nothing."""
+    return re.match(rf"\W*{NONE}\b", answer, re.IGNORECASE) is not None
 
 
 def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:

@@ -77,6 +77,8 @@ def generate(
     """Greedy continuation of prompt_ids. prefill_chunk: feed the prompt this many tokens at a time."""
     if max_new_tokens < 0:
         raise EngineError(f"max new tokens must be 0 or more, got {max_new_tokens}")
+    if prefill_chunk is not None and prefill_chunk < 1:
+        raise EngineError(f"prefill chunk must be 1 token or more, got {prefill_chunk}")
     check_length(lm, len(prompt_ids) + max_new_tokens, "the prompt plus the new tokens")
     attention = attention_for(lm, cfg, measure_overlap)
     cache = DynamicCache(config=lm.config)

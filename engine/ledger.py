@@ -24,6 +24,7 @@ from transformers import LlamaConfig
 
 from engine.attention.config import AttentionConfig
 from engine.attention.plan import LayerPlan
+from engine.model.loader import native_window_layers
 
 COMPONENTS = ("linear", "attention", "indexer")
 
@@ -89,8 +90,7 @@ def from_hf_config(config, name: str) -> ModelShape:
     head_dim = getattr(c, "head_dim", None) or d // heads
     per_layer = 2 * d * (heads + 2 * kv_heads) * head_dim + 2 * heads * head_dim * d + 3 * 2 * d * c.intermediate_size
     lm_head = 2 * d * c.vocab_size
-    layer_types = getattr(c, "layer_types", None) or []
-    native = frozenset(i for i, t in enumerate(layer_types) if t == "sliding_attention")
+    native = native_window_layers(config)
     params = layers * per_layer // 2 + c.vocab_size * d
     return ModelShape(
         name=name,

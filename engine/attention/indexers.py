@@ -27,8 +27,8 @@ import torch
 
 from engine.attention.layout import QueryLayout
 
-# Exact scoring materialises [HQ, rows, Tk] fp32 scores; rows are chunked to keep
-# that under about 256 MiB.
+# Exact scoring materialises [HQ, rows, Tk] scores in the input dtype; rows are
+# chunked to keep that under about 2^26 elements.
 _EXACT_CHUNK_ELEMENTS = 1 << 26
 
 
@@ -61,13 +61,16 @@ def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch
     k_blocks = torch.nn.functional.pad(k, (0, 0, 0, n_kb * bs - k.shape[2]))
     padding_query = ~layout.real_queries(q.device)  # [NQB, BLOCK]
     rows_per_chunk = max(1, _EXACT_CHUNK_ELEMENTS // (hq * bs * n_kb * bs))
-    out = torch.empty(b, hkv, layout.n_q_blocks, n_kb, device=q.device, dtype=torch.float32)
+    out = torch.full((b, hkv, layout.n_q_blocks, n_kb), float("-inf"), device=q.device)
     for start in range(0, layout.n_q_blocks, rows_per_chunk):
         stop = min(start + rows_per_chunk, layout.n_q_blocks)
-        s = torch.einsum("bhgctd,bhjd->bhgctj", q_blocks[:, :, :, start:stop], k_blocks)
-        s = s.unflatten(-1, (n_kb, bs)).amax(dim=-1).amax(dim=2).float()  # [B, HKV, C, BLOCK, NKB]
+        # Keys after the chunk's last query block are never selectable: skip them, so
+        # the work is the causal half the ledger counts (up to the chunk's own triangle).
+        seen = min(layout.first_block + stop, n_kb)
+        s = torch.einsum("bhgctd,bhjd->bhgctj", q_blocks[:, :, :, start:stop], k_blocks[:, :, : seen * bs])
+        s = s.unflatten(-1, (seen, bs)).amax(dim=-1).amax(dim=2).float()  # [B, HKV, C, BLOCK, SEEN]
         s = s.masked_fill(padding_query[None, None, start:stop, :, None], float("-inf"))
-        out[:, :, start:stop] = s.amax(dim=3)
+        out[:, :, start:stop, :seen] = s.amax(dim=3)
     return out
 
 

@@ -91,7 +91,8 @@ def block_sparse_attention(
     bi = torch.arange(b, device=q.device)[:, None, None, None]
     hi = torch.arange(hkv, device=q.device)[None, :, None, None]
     qp = layout.pad(q).view(b, hkv, group, nqb, block_size, d).transpose(2, 3)  # [B, HKV, NQB, G, BLOCK, D]
-    out = torch.empty(b, hkv, nqb, group, block_size, d, device=q.device, dtype=q.dtype)
+    # NaN first: a query block the loop never writes shows up in the tests.
+    out = torch.full((b, hkv, nqb, group, block_size, d), float("nan"), device=q.device, dtype=q.dtype)
     # Small chunks of query blocks, each trimmed to its widest real selection: early
     # blocks have few earlier blocks to attend, and need not pay for the full budget.
     rows = max(1, min(_SPARSE_CHUNK_ROWS, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * s * block_size)))

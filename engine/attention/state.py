@@ -84,7 +84,10 @@ class SparseAttention:
             selection = self._select(layout, q, k, scores=None)
         elif role == "index":
             selection = self._select(layout, q, k, scores=self._score(layer, q, k, layout))
-            self._shared[layer] = selection
+            if self.cfg.mode == "index_share":
+                # Only the current group's selection is needed: drop the previous one's
+                # index and masks rather than hold every group's until the pass ends.
+                self._shared = {layer: selection}
         else:
             selection = self._shared.get(self.plan.leaders[layer])
             if selection is None or selection.layout != layout:

@@ -72,15 +72,19 @@ class LoadedModel:
         return "cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values"
 
     def native_window_layers(self) -> frozenset[int]:
-        """Layers the model itself runs as local sliding-window attention."""
-        cfg = self.text_config
-        layer_types = getattr(cfg, "layer_types", None)
-        if layer_types:
-            return frozenset(i for i, t in enumerate(layer_types) if t == "sliding_attention")
-        if getattr(cfg, "sliding_window", None):
-            log.warning("%s uses a sliding window in every layer; attention modes cannot change it", self.name)
-            return frozenset(range(self.n_layers))
-        return frozenset()
+        return native_window_layers(self.config)
+
+
+def native_window_layers(config: PretrainedConfig) -> frozenset[int]:
+    """Layers the model itself runs as local sliding-window attention (the engine leaves them so)."""
+    cfg = config.get_text_config()
+    layer_types = getattr(cfg, "layer_types", None)
+    if layer_types:
+        return frozenset(i for i, t in enumerate(layer_types) if t == "sliding_attention")
+    if getattr(cfg, "sliding_window", None):
+        log.warning("this model uses a sliding window in every layer; attention modes cannot change it")
+        return frozenset(range(cfg.num_hidden_layers))
+    return frozenset()
 
 
 def cache_dir() -> Path:

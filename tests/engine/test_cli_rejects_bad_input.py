@@ -64,6 +64,11 @@ def test_it_rejects_a_file_that_is_not_gguf(capsys, prompt, tmp_path):
     assert code == 2 and "not a .gguf model" in err
 
 
+def test_it_rejects_a_negative_prefill_chunk(capsys, prompt, smollm2):
+    code, out, err = _run(capsys, "generate", "--prompt-file", prompt, "--prefill-chunk", "-8")
+    assert code == 2 and "prefill chunk must be 1 token or more" in err and out == ""
+
+
 def test_it_rejects_a_missing_empty_or_binary_prompt(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
@@ -85,6 +90,7 @@ def test_it_rejects_a_prompt_longer_than_the_models_positions(capsys, tmp_path, 
 
 
 def test_flops_rejects_an_unknown_preset_and_a_silly_context(capsys):
-    assert _run(capsys, "flops", "--preset", "gpt-9", "--context", "10")[2].count("unknown preset 'gpt-9'") == 1
+    code, _, err = _run(capsys, "flops", "--preset", "gpt-9", "--context", "10")
+    assert code == 2 and "unknown preset 'gpt-9'" in err
     code, _, err = _run(capsys, "flops", "--context", "0")
     assert code == 2 and "context must be between" in err

@@ -48,11 +48,18 @@ def test_it_rejects_an_unknown_strategy(capsys, files):
     assert code == 2 and "unknown strategy 'full_magic'" in err
 
 
+@pytest.mark.model
 def test_it_rejects_a_chunk_larger_than_the_models_positions(capsys, files):
     code, err = _compare(capsys, files, "--chunk-tokens", "100000")
     assert code == 2 and "chunk size must be between 16 and 7936" in err
 
 
+def test_it_rejects_an_overlap_as_large_as_the_chunk(capsys, files):
+    code, err = _compare(capsys, files, "--chunk-tokens", "64", "--chunk-overlap", "64")
+    assert code == 2 and "overlap must be at least 0 and smaller than the chunk size" in err
+
+
+@pytest.mark.model
 def test_it_rejects_a_json_path_in_a_missing_folder(capsys, files):
     code = main(["compare", "--docs", str(files / "doc.txt"), "--probes", str(files / "probes.jsonl"), "--json", str(files / "no" / "out.json")])
     assert code == 2 and "folder does not exist" in capsys.readouterr().err

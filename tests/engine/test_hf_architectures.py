@@ -13,6 +13,8 @@ from engine.attention import AttentionConfig
 from engine.generate import attention_for
 from engine.model.loader import load_model
 
+pytestmark = pytest.mark.model  # borrows the default model's tokenizer
+
 SMALL = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=6, num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=512)
 CONFIGS = {
     "llama": LlamaConfig(**SMALL),
