@@ -127,6 +127,8 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
     shape = ledger.from_hf_config(lm.config, lm.name)
     chunks = split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap) if "chunked" in strategies else []
+    if chunks:
+        _check_chunked_fits(lm, chunks, work.probes)
     full_prompts = [_full_prompt(lm, work.documents, p.question) for p in work.probes]
     too_long = max(map(len, full_prompts)) + ANSWER_TOKENS > lm.max_positions
     full_calls = 0 if too_long else len(work.probes)
@@ -147,6 +149,20 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         _diagnose(lm, work, results)
     _gate(results, work.gate_points)
     return _report(lm, work, results, chunks)
+
+
+def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[Probe]) -> None:
+    """Refuse before running when a chunk call, or the reduce call at its longest, would not fit."""
+    for probe in probes:
+        longest_map = max(len(_chunk_prompt(lm, c, probe.question)) for c in chunks)
+        # Each chunk answer adds at most ANSWER_TOKENS, plus a few for its "- " line.
+        longest_reduce = len(_reduce_prompt(lm, probe.question, [])) + len(chunks) * (ANSWER_TOKENS + 4)
+        need = max(longest_map, longest_reduce) + ANSWER_TOKENS
+        if need > lm.max_positions:
+            raise EngineError(
+                f"chunked: with {len(chunks)} chunks, a call may need {need} positions and {lm.name} has "
+                f"{lm.max_positions}; use larger chunks or a shorter question"
+            )
 
 
 def _run_full(lm, shape, work: Workload, name: str, prompts: list[list[int]], tick) -> StrategyResult:
