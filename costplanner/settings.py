@@ -1,11 +1,13 @@
 """costplanner settings: read from the environment only, failing loudly on a bad value.
 
-The web app (workloads) arrives in a later issue; this is the frame it fills.
+Production sets DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis). `make run`
+sets SQLite and kombu's filesystem broker, so the embedded default needs no server.
 """
 
 from pathlib import Path
 
 import environ
+import plotly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,6 +24,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_celery_beat",
     "workloads",
 ]
 
@@ -61,6 +64,54 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# plotly.js comes from the plotly package's own copy, served as static: never a CDN.
+STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# Models a workload can target: display name -> engine model path ("" = the engine's default).
+COSTPLANNER_MODELS = env.dict("COSTPLANNER_MODELS", default={"SmolLM2-135M-Instruct": ""})
+
+# Upload limits, enforced by validators at the edge and again during extraction.
+UPLOAD_MAX_FILES = env.int("UPLOAD_MAX_FILES", default=50)
+UPLOAD_MAX_FILE_BYTES = env.int("UPLOAD_MAX_FILE_BYTES", default=20 * 2**20)
+ARCHIVE_MAX_MEMBERS = env.int("ARCHIVE_MAX_MEMBERS", default=5000)
+ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=200 * 2**20)
+WORKLOAD_MAX_TOKENS = env.int("WORKLOAD_MAX_TOKENS", default=1_000_000)
+# Django's own request limits, sized so that our validators, not a bare 400, answer first.
+DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
+
+# Celery, the official Django pattern: costplanner/celery.py reads every CELERY_* here.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {"workloads.run_comparison": {"queue": "gpu"}}
+CELERY_TASK_ACKS_LATE = True  # a job lost with its worker is delivered again...
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # ...and a long job never holds a second one hostage
+CELERY_TASK_IGNORE_RESULT = True  # results live in our own tables
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("JOB_SOFT_TIME_LIMIT", default=4 * 3600)
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 300
+# The broker must not redeliver a job that is still running: its visibility timeout
+# outlasts the hard limit (system check costplanner.E001 holds this).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 3600}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_folder = env.path("CELERY_BROKER_FOLDER", default=BASE_DIR / "var" / "broker")
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {
+        "data_folder_in": str(_broker_folder / "messages"),
+        "data_folder_out": str(_broker_folder / "messages"),
+        "control_folder": str(_broker_folder / "control"),
+    }
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = TIME_ZONE

@@ -146,6 +146,12 @@ def load_model(
     return LoadedModel(model=model, tokenizer=tokenizer, name=name)
 
 
+def load_tokenizer(path: str | os.PathLike | None = None):
+    """The model's tokenizer alone (no weights), for counting tokens."""
+    folder, gguf_file, _ = _locate(path)
+    return AutoTokenizer.from_pretrained(folder, **({"gguf_file": gguf_file} if gguf_file else {}))
+
+
 def read_config(path: str | os.PathLike | None = None) -> PretrainedConfig:
     """The model's config, checked to be a decoder the engine can run (no weights loaded)."""
     folder, gguf_file, _ = _locate(path)

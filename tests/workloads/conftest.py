@@ -1,0 +1,68 @@
+"""Named actors for web-app tests: Alice and Bob share Acme; Charlie belongs to Globex and sees none of it."""
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth.models import User
+
+from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Workload
+
+MODEL = "SmolLM2-135M-Instruct"
+PASSWORD = "correct horse battery staple"
+
+
+def _member(name: str, organisation: Organisation) -> User:
+    user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
+    Membership.objects.create(user=user, organisation=organisation)
+    return user
+
+
+@pytest.fixture
+def acme(db):
+    return Organisation.objects.create(name="Acme")
+
+
+@pytest.fixture
+def alice(acme):
+    return _member("alice", acme)
+
+
+@pytest.fixture
+def bob(acme):
+    return _member("bob", acme)
+
+
+@pytest.fixture
+def charlie(db):
+    return _member("charlie", Organisation.objects.create(name="Globex"))
+
+
+@pytest.fixture
+def prices(acme):
+    """Acme's price book: the CPU these tests run on, an H200, and an API price for the default model."""
+    start = dt.date(2026, 1, 1)
+    return {
+        "cpu": GpuPrice.objects.create(organisation=acme, device_class="cpu", per_hour="0.10", effective_from=start,
+                                       source="test: a 2-core cloud VM"),
+        "h200": GpuPrice.objects.create(organisation=acme, device_class="H200", per_hour="3.50", effective_from=start,
+                                        source="test: a GPU cloud list price"),
+        "api": ApiPrice.objects.create(organisation=acme, provider="example-api", model=MODEL, input_per_mtok="0.10",
+                                       output_per_mtok="0.30", effective_from=start, source="test: an API price page"),
+    }
+
+
+@pytest.fixture
+def workload(acme):
+    return Workload.objects.create(organisation=acme, name="Supplier contracts", kind=Workload.Kind.CONTRACTS,
+                                   expected_volume=40, target_model=MODEL, api_provider="example-api")
+
+
+@pytest.fixture
+def probe(workload):
+    return Probe.objects.create(workload=workload, question="What is the notice period?", answer="90 days")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client

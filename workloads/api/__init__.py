@@ -1,0 +1,3 @@
+from ninja import NinjaAPI
+
+api = NinjaAPI(title="costplanner", openapi_url="/openapi.json")

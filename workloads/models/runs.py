@@ -1,0 +1,127 @@
+from django.conf import settings
+from django.db import models
+
+from workloads.models.prices import ApiPrice, GpuPrice
+from workloads.models.workloads import Probe, Workload
+
+STRATEGIES = ("full_index_share", "full_naive_sparse", "full_dense", "full_sliding_window", "chunked")
+
+
+class ComparisonRun(models.Model):
+    """One comparison of strategies on a workload: what was asked, how it went, what it measured."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="runs")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    # What was asked: the engine's settings, fixed when the run is queued.
+    strategies = models.JSONField()
+    model = models.CharField(max_length=200)
+    group_size = models.PositiveSmallIntegerField(default=4)
+    window = models.PositiveIntegerField(default=256, help_text="local window, tokens")
+    topk = models.PositiveIntegerField(default=256, help_text="top-k budget, tokens")
+    global_blocks = models.PositiveSmallIntegerField(default=2)
+    indexer = models.CharField(max_length=10, default="exact")
+    chunk_tokens = models.PositiveIntegerField(default=512)
+    chunk_overlap = models.PositiveIntegerField(default=64)
+    gate_points = models.FloatField(default=5.0)
+    units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
+
+    # How it went.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    progress_message = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # What produced it, and the engine's whole report as it came.
+    device = models.CharField(max_length=200, blank=True)
+    versions = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(null=True, blank=True)
+
+    # Pricing: the price book entries in force on the run's date, or why it could not be priced.
+    gpu_price = models.ForeignKey(GpuPrice, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    api_price = models.ForeignKey(ApiPrice, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    pricing_error = models.TextField(blank=True)
+    priced_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} of {self.workload}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED, self.Status.CANCELLED)
+
+    @property
+    def progress_percent(self) -> int:
+        return round(100 * self.progress_done / self.progress_total) if self.progress_total else 0
+
+
+class StrategyResult(models.Model):
+    """One strategy's measured cost and quality in a run, as queryable columns."""
+
+    run = models.ForeignKey(ComparisonRun, on_delete=models.CASCADE, related_name="results")
+    strategy = models.CharField(max_length=40)
+    mode = models.CharField(max_length=40)
+    refused = models.TextField(blank=True, help_text="why the engine would not run it (e.g. longer than the model)")
+    tokens_in = models.PositiveBigIntegerField(default=0)
+    tokens_out = models.PositiveBigIntegerField(default=0)
+    calls = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0, help_text="measured device seconds")
+    wall_seconds = models.FloatField(default=0)
+    peak_memory_bytes = models.PositiveBigIntegerField(default=0)
+    flops_linear = models.FloatField(default=0)
+    flops_attention = models.FloatField(default=0)
+    flops_indexer = models.FloatField(default=0)
+    flops_total = models.FloatField(default=0)
+    bytes_total = models.FloatField(default=0)
+    accuracy = models.FloatField(null=True, blank=True)
+    n_probes = models.PositiveIntegerField(default=0)
+    gated = models.BooleanField(default=False, help_text="more than the run's gate points below the best accuracy")
+    top1_agreement = models.FloatField(null=True, blank=True)
+    index_overlap = models.FloatField(null=True, blank=True)
+    # Dollars at the run's prices; None until priced, never a silent $0.
+    device_dollars = models.FloatField(null=True, blank=True)
+    api_dollars = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "strategy"], name="one_result_per_strategy")]
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.strategy} in run {self.run_id}"
+
+    @property
+    def unit_device_dollars(self) -> float | None:
+        units = self.run.units_of_work
+        return self.device_dollars / units if self.device_dollars is not None and units else None
+
+    @property
+    def unit_api_dollars(self) -> float | None:
+        units = self.run.units_of_work
+        return self.api_dollars / units if self.api_dollars is not None and units else None
+
+
+class ProbeAnswer(models.Model):
+    result = models.ForeignKey(StrategyResult, on_delete=models.CASCADE, related_name="answers")
+    probe = models.ForeignKey(Probe, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    question = models.TextField()
+    expected = models.CharField(max_length=500)
+    kind = models.CharField(max_length=20)
+    output = models.TextField()
+    correct = models.BooleanField()
+
+    class Meta:
+        ordering = ["pk"]

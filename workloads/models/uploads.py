@@ -1,0 +1,55 @@
+from django.conf import settings
+from django.db import models
+
+from workloads.models.workloads import Document, Workload
+
+
+class Upload(models.Model):
+    """Files a user sent at once; a Celery task extracts them into Documents."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="uploads")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    files_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class UploadFile(models.Model):
+    """An uploaded file's bytes, kept in the database until extraction, so any worker can read them."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=255)
+    data = models.BinaryField()
+    size_bytes = models.PositiveBigIntegerField()
+
+    class Meta:
+        ordering = ["pk"]
+
+
+class UploadItem(models.Model):
+    """What extraction did with one file or archive member: kept (as which Document) or skipped, and why."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="items")
+    name = models.CharField(max_length=1000)
+    kept = models.BooleanField()
+    detail = models.CharField(max_length=500)
+    tokens = models.PositiveIntegerField(default=0)
+    document = models.ForeignKey(Document, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["pk"]

@@ -1,0 +1,89 @@
+from django.conf import settings
+from django.db import models
+
+from workloads.models.organisations import Organisation
+
+
+class Workload(models.Model):
+    class Kind(models.TextChoices):
+        CONTRACTS = "contracts", "Contract portfolio"
+        SUPPORT = "support", "Customer-support transcripts"
+        CODEBASE = "codebase", "Codebase"
+        OTHER = "other", "Other documents"
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="workloads")
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.OTHER)
+    description = models.TextField(blank=True)
+    expected_volume = models.PositiveIntegerField(default=0, help_text="units of work per month (contracts, tickets, thousand lines)")
+    target_model = models.CharField(max_length=200)
+    api_provider = models.CharField(max_length=100, help_text="whose API prices this workload is compared against")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="unique_workload_name_per_org")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def unit(self) -> str:
+        """What one unit of work is, for cost per unit."""
+        return {"contracts": "contract", "support": "ticket", "codebase": "thousand lines"}.get(self.kind, "document")
+
+    def units_of_work(self) -> float:
+        """Units in the workload's current documents: documents, or thousands of lines for a codebase."""
+        documents = self.documents.all()
+        if self.kind == self.Kind.CODEBASE:
+            return sum(d.lines for d in documents) / 1000
+        return documents.count()
+
+
+class Document(models.Model):
+    """One document's extracted text, in the database next to the uploaded file it came from.
+
+    Workers on other machines read the text from here, so no shared disk is needed.
+    """
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="documents")
+    name = models.CharField(max_length=500)
+    source_path = models.CharField(max_length=1000, blank=True, help_text="path inside the uploaded archive")
+    # The uploaded file it came from (an archive holds many documents), kept in the database.
+    origin = models.ForeignKey("workloads.UploadFile", null=True, blank=True, on_delete=models.SET_NULL, related_name="documents")
+    text = models.TextField()
+    tokens = models.PositiveIntegerField(help_text="under the workload's target model")
+    lines = models.PositiveIntegerField()
+    size_bytes = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workload", "name"], name="unique_document_name_per_workload")]
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Probe(models.Model):
+    """A question about the workload's documents with a short expected answer."""
+
+    class Kind(models.TextChoices):
+        USER = "user", "Written by a user"
+        RETRIEVAL = "retrieval", "Retrieval"
+        CROSS_REFERENCE = "cross_reference", "Cross-reference"
+        MULTI_HOP = "multi_hop", "Multi-hop"
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="probes")
+    question = models.TextField()
+    answer = models.CharField(max_length=500)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.USER)
+    source = models.CharField(max_length=1000, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.question

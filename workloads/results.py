@@ -1,0 +1,30 @@
+"""The engine's compare report, stored as rows you can query (and kept whole on the run)."""
+
+from __future__ import annotations
+
+from workloads.models import ComparisonRun, ProbeAnswer, StrategyResult
+
+
+def store_report(run: ComparisonRun, report: dict) -> None:
+    """Write one StrategyResult per strategy and one ProbeAnswer per probe; call inside a transaction."""
+    run.report = report
+    run.device = report["device"]
+    probes = {(p.question, p.answer): p for p in run.workload.probes.all()}
+    for name, r in report["strategies"].items():
+        if "refused" in r:
+            StrategyResult.objects.create(run=run, strategy=name, mode=r["mode"], refused=r["refused"])
+            continue
+        quality, flops = r["quality"], r["flops"]
+        result = StrategyResult.objects.create(
+            run=run, strategy=name, mode=r["mode"], tokens_in=r["tokens_in"], tokens_out=r["tokens_out"],
+            calls=r["calls"], seconds=r["seconds"], wall_seconds=r["wall_seconds"],
+            peak_memory_bytes=r["peak_memory_bytes"], flops_linear=flops["linear"],
+            flops_attention=flops["attention"], flops_indexer=flops["indexer"], flops_total=flops["total"],
+            bytes_total=r["bytes"]["total"], accuracy=quality["accuracy"], n_probes=quality["n_probes"],
+            gated=quality["gated"], top1_agreement=quality["top1_agreement"], index_overlap=quality["index_overlap"],
+        )
+        ProbeAnswer.objects.bulk_create(
+            ProbeAnswer(result=result, probe=probes.get((a["question"], a["expected"])), question=a["question"],
+                        expected=a["expected"], kind=a["kind"], output=a["output"], correct=a["correct"])
+            for a in r["probes"]
+        )

@@ -1,0 +1,66 @@
+"""Starting and cancelling comparison runs."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from workloads import pricing
+from workloads.models import ComparisonRun, Workload
+from workloads.models.runs import STRATEGIES
+
+DEFAULT_STRATEGIES = ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
+SETTINGS = ("group_size", "window", "topk", "global_blocks", "indexer", "chunk_tokens", "chunk_overlap", "gate_points")
+LIMITS = {  # generous bounds that catch typos; the engine checks the rest against the model
+    "group_size": (1, 64), "window": (64, 1 << 20), "topk": (0, 1 << 20), "global_blocks": (0, 1024),
+    "chunk_tokens": (16, 1 << 20), "chunk_overlap": (0, 1 << 19), "gate_points": (0, 100),
+}
+
+
+def check_settings(strategies: list[str], values: dict) -> None:
+    if not strategies:
+        raise ValidationError("choose at least one strategy")
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise ValidationError(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(STRATEGIES)}")
+    for name, (low, high) in LIMITS.items():
+        value = values.get(name)
+        if value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high):
+            raise ValidationError(f"{name.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
+    if values.get("indexer") not in (None, "pooled", "exact"):
+        raise ValidationError("indexer must be pooled or exact")
+    if values.get("chunk_overlap", 0) >= values.get("chunk_tokens", 512):
+        raise ValidationError("chunk overlap must be smaller than the chunk size")
+
+
+def start_run(workload: Workload, user, strategies: list[str] | None = None, **values) -> ComparisonRun:
+    """Queue a comparison with the workload's documents and probes as they are now."""
+    from workloads.tasks import run_comparison
+
+    strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
+    values = {k: v for k, v in values.items() if v is not None}
+    unexpected = set(values) - set(SETTINGS)
+    if unexpected:
+        raise ValidationError(f"unknown setting {', '.join(sorted(unexpected))}")
+    check_settings(strategies, values)
+    if not workload.documents.exists():
+        raise ValidationError("the workload has no documents yet: upload some first")
+    if not workload.probes.exists():
+        raise ValidationError("the workload has no probes yet: add or generate questions first")
+    try:  # the API price must exist now; the device's is checked by the worker that knows its device
+        pricing.api_price(workload.organisation, workload.api_provider, workload.target_model,
+                          timezone.localdate())
+    except pricing.PricingError as exc:
+        raise ValidationError(str(exc)) from exc
+    with transaction.atomic():
+        run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies,
+                                           model=workload.target_model, units_of_work=workload.units_of_work(), **values)
+        run_comparison.delay_on_commit(run.pk)
+    return run
+
+
+def cancel_run(run: ComparisonRun) -> bool:
+    """Cancel a queued or running run. A running one stops at its next progress report."""
+    return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=[ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING])
+                .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))

@@ -1,0 +1,195 @@
+"""Celery tasks: the only place the web app calls the engine.
+
+Tasks take primary keys, claim their row with a conditional UPDATE (so a redelivered
+task does nothing twice), and store results in our own tables. The model is loaded
+lazily inside the worker process, never at import: CUDA must not be touched before
+the worker forks.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from workloads import pricing
+from workloads.extraction import Limits, extract_file
+from workloads.models import ComparisonRun, Document, Probe, Upload, UploadItem
+from workloads.results import store_report
+
+log = logging.getLogger(__name__)
+_models: dict = {}  # per worker process: model name -> engine LoadedModel
+_tokenizers: dict = {}
+
+Status = ComparisonRun.Status
+
+
+class RunCancelled(Exception):
+    pass
+
+
+def model_path(name: str) -> str | None:
+    return settings.COSTPLANNER_MODELS[name] or None
+
+
+def _tokenizer(name: str):
+    if name not in _tokenizers:
+        from engine.model.loader import load_tokenizer
+
+        _tokenizers[name] = load_tokenizer(model_path(name))
+    return _tokenizers[name]
+
+
+def _model(name: str):
+    if name not in _models:
+        from engine.model.loader import load_model
+
+        _models[name] = load_model(model_path(name))
+    return _models[name]
+
+
+@shared_task(name="workloads.extract_upload")
+def extract_upload(upload_pk: int) -> None:
+    """Extract an upload's files into Documents: all of them in one transaction, or none."""
+    if not Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(status=Upload.Status.RUNNING):
+        log.info("upload %s is not queued: already handled", upload_pk)
+        return
+    upload = Upload.objects.select_related("workload").get(pk=upload_pk)
+    try:
+        documents, items = _extract(upload)
+        with transaction.atomic():
+            for document, item in zip(documents, items):
+                if document:
+                    document.save()
+                    item.document = document
+            UploadItem.objects.bulk_create(items)
+            Upload.objects.filter(pk=upload_pk).update(status=Upload.Status.DONE, finished_at=timezone.now())
+    except Exception as exc:
+        log.exception("extraction of upload %s failed", upload_pk)
+        Upload.objects.filter(pk=upload_pk).update(
+            status=Upload.Status.FAILED, error=f"extraction failed: {exc}", finished_at=timezone.now())
+        raise
+
+
+def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
+    workload = upload.workload
+    tokenizer = _tokenizer(workload.target_model)
+    limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
+                    max_archive_bytes=settings.ARCHIVE_MAX_BYTES)
+    left = settings.WORKLOAD_MAX_TOKENS - (workload.documents.aggregate(t=Sum("tokens"))["t"] or 0)
+    names = set(workload.documents.values_list("name", flat=True))
+    documents, items = [], []
+    for done, upload_file in enumerate(upload.files.all(), start=1):
+        for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
+            document, detail, tokens = None, e.detail, 0
+            if e.kept and e.name in names:
+                detail = "skipped: a document with this name is already in the workload"
+            elif e.kept:
+                tokens = len(tokenizer(e.text)["input_ids"])
+                if tokens > left:
+                    detail = f"skipped: {tokens:,} tokens would pass the workload's limit of {settings.WORKLOAD_MAX_TOKENS:,}"
+                else:
+                    left -= tokens
+                    names.add(e.name)
+                    document = Document(workload=workload, name=e.name, source_path=e.source_path or "", origin=upload_file,
+                                        text=e.text, tokens=tokens, lines=e.lines, size_bytes=e.size_bytes)
+            documents.append(document)
+            items.append(UploadItem(upload=upload, name=e.name, kept=document is not None, detail=detail[:500],
+                                    tokens=tokens if document else 0))
+        Upload.objects.filter(pk=upload.pk).update(files_done=done)
+    return documents, items
+
+
+@shared_task(name="workloads.generate_probes")
+def generate_probes(workload_pk: int) -> int:
+    """Add the engine's generated probes to a workload, skipping questions it already has."""
+    from engine.documents import Document as EngineDocument
+    from engine.probes import generate_probes as generate
+
+    documents = Document.objects.filter(workload_id=workload_pk)
+    generated = generate([EngineDocument(d.name, d.text) for d in documents])
+    have = set(Probe.objects.filter(workload_id=workload_pk).values_list("question", flat=True))
+    new = [Probe(workload_id=workload_pk, question=p.question, answer=p.answer, kind=p.kind, source=p.source or "")
+           for p in generated if p.question not in have]
+    Probe.objects.bulk_create(new)
+    return len(new)
+
+
+@shared_task(name="workloads.run_comparison")
+def run_comparison(run_pk: int) -> None:
+    """Run a queued comparison for real on this worker's device, and store what it measured."""
+    from engine.errors import EngineError
+
+    if not ComparisonRun.objects.filter(pk=run_pk, status=Status.QUEUED).update(status=Status.RUNNING, started_at=timezone.now()):
+        log.info("run %s is not queued (cancelled, or delivered again): nothing to do", run_pk)
+        return
+    run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
+    try:
+        report = _compare(run)
+    except RunCancelled:
+        log.info("run %s was cancelled while running", run_pk)
+        return
+    except SoftTimeLimitExceeded:
+        _fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s")
+        return
+    except (EngineError, pricing.PricingError) as exc:
+        _fail(run_pk, str(exc))
+        return
+    except Exception as exc:
+        log.exception("run %s failed", run_pk)
+        _fail(run_pk, f"internal error: {exc}")
+        raise
+    with transaction.atomic():
+        if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING).exists():
+            return  # cancelled just as it finished: keep it cancelled
+        store_report(run, report)
+        run.status, run.finished_at = Status.SUCCEEDED, timezone.now()
+        run.progress_done = run.progress_total
+        run.save()
+    pricing.price_run(run)
+
+
+def _compare(run: ComparisonRun) -> dict:
+    from engine.attention import AttentionConfig
+    from engine.compare import Prices, Workload, compare
+    from engine.documents import Document as EngineDocument
+    from engine.measure import device_name
+    from engine.probes import Probe as EngineProbe
+    from engine.provenance import versions
+
+    lm = _model(run.model)
+    run.device, run.versions = device_name(lm.device), versions()
+    run.save(update_fields=["device", "versions"])
+    # Prices are looked up before any device time is spent: an unpriced device or model fails now.
+    workload, on = run.workload, pricing.run_date(run)
+    gpu = pricing.gpu_price(workload.organisation, run.device, on)
+    api = pricing.api_price(workload.organisation, workload.api_provider, run.model, on)
+    work = Workload(
+        documents=[EngineDocument(d.name, d.text) for d in workload.documents.all()],
+        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None) for p in workload.probes.all()],
+        strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
+        attention=AttentionConfig(mode="index_share", window=run.window, topk=run.topk, global_blocks=run.global_blocks,
+                                  group_size=run.group_size, indexer=run.indexer),
+        prices=Prices(float(gpu.per_hour), float(api.input_per_mtok), float(api.output_per_mtok)),
+        gate_points=run.gate_points,
+    )
+    return compare(lm, work, progress=_progress(run.pk))
+
+
+def _progress(run_pk: int):
+    def report(done: int, planned: int, message: str) -> None:
+        # One conditional UPDATE both records progress and notices a cancel.
+        if not ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING).update(
+                progress_done=done, progress_total=planned, progress_message=message[:300]):
+            raise RunCancelled
+    return report
+
+
+def _fail(run_pk: int, error: str) -> None:
+    ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING).update(
+        status=Status.FAILED, error=error, finished_at=timezone.now())

@@ -1,0 +1,39 @@
+"""Accepting uploaded files: validated at the edge, stored whole, extracted by a task."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from workloads.models import Upload, UploadFile, Workload
+
+
+def validate_files(files: Sequence) -> None:
+    """Raise ValidationError naming the first file that breaks a limit."""
+    if not files:
+        raise ValidationError("choose at least one file to upload")
+    if len(files) > settings.UPLOAD_MAX_FILES:
+        raise ValidationError(f"{len(files)} files at once is more than the limit of {settings.UPLOAD_MAX_FILES}")
+    for f in files:
+        if f.size > settings.UPLOAD_MAX_FILE_BYTES:
+            raise ValidationError(f"{f.name} is {f.size / 2**20:.1f} MiB, more than the limit of "
+                                  f"{settings.UPLOAD_MAX_FILE_BYTES / 2**20:.0f} MiB per file")
+        if f.size == 0:
+            raise ValidationError(f"{f.name} is empty")
+
+
+def accept_upload(workload: Workload, user, files: Sequence) -> Upload:
+    """Store the files and queue their extraction once the transaction commits."""
+    from workloads.tasks import extract_upload
+
+    validate_files(files)
+    with transaction.atomic():
+        upload = Upload.objects.create(workload=workload, created_by=user)
+        for f in files:
+            data = f.read()
+            UploadFile.objects.create(upload=upload, name=(f.name or "unnamed")[-255:], data=data, size_bytes=len(data))
+        extract_upload.delay_on_commit(upload.pk)
+    return upload
