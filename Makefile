@@ -20,12 +20,10 @@ $(SETUP): requirements.txt
 model: setup
 	$(BIN)/python -m engine provision
 
-# The main job, until the web app exists: the sample workload compared in every strategy.
+# The main job on the embedded default (SQLite, a filesystem broker; no server needed):
+# the web app, a worker and beat, with the sample workload's comparison queued.
 run: model
-	mkdir -p out
-	$(BIN)/python -m engine compare --docs samples/workload/*.txt --probes samples/workload/probes.jsonl \
-		--strategies full_index_share,full_naive_sparse,full_dense,full_sliding_window,chunked \
-		--window 256 --topk 256 --global-blocks 2 --indexer exact --json out/sample-comparison.json
+	scripts/embedded.sh
 
 test: model
 	$(BIN)/python -m pytest

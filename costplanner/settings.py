@@ -107,7 +107,7 @@ CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 300
 # outlasts the hard limit (system check costplanner.E001 holds this).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 3600}
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_folder = env.path("CELERY_BROKER_FOLDER", default=BASE_DIR / "var" / "broker")
+    _broker_folder = Path(env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker")))
     CELERY_BROKER_TRANSPORT_OPTIONS |= {
         "data_folder_in": str(_broker_folder / "messages"),
         "data_folder_out": str(_broker_folder / "messages"),

@@ -3,3 +3,6 @@ from django.apps import AppConfig
 
 class WorkloadsConfig(AppConfig):
     name = "workloads"
+
+    def ready(self) -> None:
+        from workloads import checks  # noqa: F401  (registers the system checks)

@@ -21,6 +21,7 @@ from workloads import pricing
 from workloads.extraction import Limits, extract_file
 from workloads.models import ComparisonRun, Document, Probe, Upload, UploadItem
 from workloads.results import store_report
+from workloads.targets import model_path
 
 log = logging.getLogger(__name__)
 _models: dict = {}  # per worker process: model name -> engine LoadedModel
@@ -31,10 +32,6 @@ Status = ComparisonRun.Status
 
 class RunCancelled(Exception):
     pass
-
-
-def model_path(name: str) -> str | None:
-    return settings.COSTPLANNER_MODELS[name] or None
 
 
 def _tokenizer(name: str):

@@ -29,11 +29,18 @@ def accept_upload(workload: Workload, user, files: Sequence) -> Upload:
     """Store the files and queue their extraction once the transaction commits."""
     from workloads.tasks import extract_upload
 
+    with transaction.atomic():
+        upload = store_upload(workload, user, files)
+        extract_upload.delay_on_commit(upload.pk)
+    return upload
+
+
+def store_upload(workload: Workload, user, files: Sequence) -> Upload:
+    """Validate and store the files, all or none, as a queued Upload (extraction not yet asked for)."""
     validate_files(files)
     with transaction.atomic():
         upload = Upload.objects.create(workload=workload, created_by=user)
         for f in files:
             data = f.read()
             UploadFile.objects.create(upload=upload, name=(f.name or "unnamed")[-255:], data=data, size_bytes=len(data))
-        extract_upload.delay_on_commit(upload.pk)
     return upload

@@ -1,3 +1,36 @@
 from django.urls import path
 
-urlpatterns: list = []
+from workloads.views import dashboard, planning, prices, probes, runs, uploads, workload_pages
+
+urlpatterns = [
+    path("", dashboard.dashboard, name="dashboard"),
+    # Workloads and their documents
+    path("workloads/new/", workload_pages.workload_create, name="workload_create"),
+    path("workloads/<int:pk>/", workload_pages.workload_detail, name="workload_detail"),
+    path("workloads/<int:pk>/edit/", workload_pages.workload_edit, name="workload_edit"),
+    path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete, name="document_delete"),
+    path("workloads/<int:pk>/planning/", planning.planning, name="planning"),
+    # Uploads
+    path("workloads/<int:pk>/upload/", uploads.upload_create, name="upload_create"),
+    path("uploads/<int:pk>/", uploads.upload_detail, name="upload_detail"),
+    path("uploads/<int:pk>/status.json", uploads.upload_status, name="upload_status"),
+    # Probes
+    path("workloads/<int:pk>/probes/new/", probes.probe_create, name="probe_create"),
+    path("workloads/<int:pk>/probes/generate/", probes.probes_generate, name="probes_generate"),
+    path("workloads/<int:pk>/probes/<int:probe_pk>/edit/", probes.probe_edit, name="probe_edit"),
+    path("workloads/<int:pk>/probes/<int:probe_pk>/delete/", probes.probe_delete, name="probe_delete"),
+    # Comparison runs
+    path("workloads/<int:pk>/runs/new/", runs.run_create, name="run_create"),
+    path("workloads/<int:pk>/runs.csv", runs.runs_csv, name="runs_csv"),
+    path("runs/<int:pk>/", runs.run_detail, name="run_detail"),
+    path("runs/<int:pk>/status.json", runs.run_status, name="run_status"),
+    path("runs/<int:pk>/cancel/", runs.run_cancel, name="run_cancel"),
+    path("runs/<int:pk>/reprice/", runs.run_reprice, name="run_reprice"),
+    # The price book
+    path("prices/", prices.price_book, name="price_book"),
+    path("prices/gpu/new/", prices.gpu_price_create, name="gpu_price_create"),
+    path("prices/gpu/<int:pk>/delete/", prices.gpu_price_delete, name="gpu_price_delete"),
+    path("prices/api/new/", prices.api_price_create, name="api_price_create"),
+    path("prices/api/<int:pk>/delete/", prices.api_price_delete, name="api_price_delete"),
+    path("prices/reprice/", prices.reprice_all, name="reprice_all"),
+]

@@ -1,3 +1,28 @@
+"""The JSON API under /api/, with its OpenAPI schema at /api/openapi.json (django-ninja)."""
+
 from ninja import NinjaAPI
 
-api = NinjaAPI(title="costplanner", openapi_url="/openapi.json")
+from workloads.api import errors
+from workloads.api.auth import TokenAuth
+from workloads.api.prices import router as prices_router
+from workloads.api.runs import router as runs_router
+from workloads.api.workloads import router as workloads_router
+
+DESCRIPTION = """Compare chunked and full-context inference on your own documents.
+
+**Authentication**: every endpoint needs `Authorization: Bearer <token>`; make a token with
+`python manage.py createapitoken --user NAME --org ORG`. Everything is scoped to the token
+user's organisation.
+
+**Errors** are JSON, `{"detail": "<the first problem>"}`:
+400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or
+unknown token, 403 for a user without an organisation, 404 for anything not in your
+organisation, 409 for an action the object's state does not allow.
+"""
+
+api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openapi_url="/openapi.json",
+               auth=TokenAuth())
+errors.install(api)
+api.add_router("", workloads_router)
+api.add_router("", runs_router)
+api.add_router("", prices_router)

@@ -1,0 +1,55 @@
+"""The OpenAPI schema at /api/openapi.json describes every endpoint, its auth and its inputs."""
+
+PATHS = {
+    "/api/workloads": {"get", "post"},
+    "/api/workloads/{workload_id}": {"get"},
+    "/api/workloads/{workload_id}/documents": {"get", "post"},
+    "/api/uploads/{upload_id}": {"get"},
+    "/api/workloads/{workload_id}/probes": {"get", "post"},
+    "/api/workloads/{workload_id}/runs": {"get", "post"},
+    "/api/workloads/{workload_id}/runs.csv": {"get"},
+    "/api/runs/{run_id}": {"get"},
+    "/api/runs/{run_id}/cancel": {"post"},
+    "/api/runs/{run_id}/reprice": {"post"},
+    "/api/prices/gpu": {"get", "post"},
+    "/api/prices/api": {"get", "post"},
+}
+
+
+def _schema(client):
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_it_lists_every_path_and_method(client, db):
+    paths = _schema(client)["paths"]
+
+    assert {path: set(methods) for path, methods in paths.items()} == PATHS
+
+
+def test_it_requires_a_bearer_token_on_every_operation(client, db):
+    schema = _schema(client)
+
+    [(name, scheme)] = schema["components"]["securitySchemes"].items()
+    assert scheme == {"type": "http", "scheme": "bearer"}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            assert operation["security"] == [{name: []}], (method, path)
+
+
+def test_it_describes_input_fields_and_the_400_error_shape(client, db):
+    schemas = _schema(client)["components"]["schemas"]
+
+    assert "unique within your organisation" in schemas["WorkloadIn"]["properties"]["name"]["description"]
+    assert schemas["WorkloadIn"]["additionalProperties"] is False
+    assert schemas["RunIn"]["properties"]["group_size"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 64}
+    assert schemas["ErrorOut"]["properties"] == {"detail": {"title": "Detail", "type": "string"}}
+    assert "answers 400, not 422" in _schema(client)["info"]["description"]
+
+
+def test_it_documents_the_upload_as_multipart_files(client, db):
+    upload = _schema(client)["paths"]["/api/workloads/{workload_id}/documents"]["post"]
+
+    assert "multipart/form-data" in upload["requestBody"]["content"]
+    assert set(upload["responses"]) >= {"202", "400", "401", "404"}

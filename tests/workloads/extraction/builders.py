@@ -1,0 +1,80 @@
+"""Fixtures built in code: small PDFs, DOCX files and ZIP archives."""
+
+import io
+import struct
+import zipfile
+
+import docx
+from fpdf import FPDF
+
+from workloads.extraction import Limits
+
+LIMITS = Limits(max_file_bytes=1024 * 1024, max_archive_members=100, max_archive_bytes=10 * 1024 * 1024)
+
+
+def make_pdf(*pages: str, user_password: str | None = None) -> bytes:
+    """A PDF with one page per argument; an empty string makes a page without any text, like a scan."""
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=12)
+    for page in pages:
+        pdf.add_page()
+        for line in page.splitlines():
+            pdf.cell(text=line)
+            pdf.ln()
+    if user_password:
+        pdf.set_encryption(owner_password="owner", user_password=user_password)
+    return bytes(pdf.output())
+
+
+def make_docx(paragraphs: list[str], table: list[list[str]] | None = None) -> bytes:
+    document = docx.Document()
+    for paragraph in paragraphs:
+        document.add_paragraph(paragraph)
+    if table:
+        grid = document.add_table(rows=len(table), cols=len(table[0]))
+        for row, values in zip(grid.rows, table):
+            for cell, value in zip(row.cells, values):
+                cell.text = value
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def make_zip(members: dict[str, bytes | str], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """Members in insertion order; a name ending in "/" is a directory entry."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, content in members.items():
+            archive.writestr(zipfile.ZipInfo(name), content, compress_type=compression)
+    return buffer.getvalue()
+
+
+def make_zip_with_symlink(link: str, target: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        info = zipfile.ZipInfo(link)
+        info.create_system = 3  # Unix, where the high 16 bits of external_attr hold st_mode
+        info.external_attr = 0o120777 << 16  # S_IFLNK | rwxrwxrwx
+        archive.writestr(info, target)
+        archive.writestr("src/app.py", "print('hi')\n")
+    return buffer.getvalue()
+
+
+def patch_first_member(data: bytes, *, flag_bits: int | None = None, file_size: int | None = None) -> bytes:
+    """Rewrite the first member's headers, which zipfile itself would never write wrongly.
+
+    Offsets from the ZIP specification: the local header holds flags at 6 and the uncompressed size at 22,
+    the central directory entry holds them at 8 and 24.
+    """
+    patched = bytearray(data)
+    for signature, flags_offset, size_offset in ((b"PK\x03\x04", 6, 22), (b"PK\x01\x02", 8, 24)):
+        start = patched.index(signature)
+        if flag_bits is not None:
+            patched[start + flags_offset : start + flags_offset + 2] = struct.pack("<H", flag_bits)
+        if file_size is not None:
+            patched[start + size_offset : start + size_offset + 4] = struct.pack("<I", file_size)
+    return bytes(patched)
+
+
+def by_name(entries) -> dict:
+    return {entry.name: entry for entry in entries}

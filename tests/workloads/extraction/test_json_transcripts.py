@@ -1,0 +1,81 @@
+import json
+
+from workloads.extraction import extract_file
+
+from .builders import LIMITS
+
+
+def test_it_renders_a_list_of_messages_as_one_line_per_speaker():
+    messages = [
+        {"role": "user", "content": "Where is my order?"},
+        {"role": "assistant", "content": "It ships tomorrow."},
+    ]
+
+    [entry] = extract_file("chat.json", json.dumps(messages).encode(), LIMITS)
+
+    assert (entry.kept, entry.detail) == (True, "JSON transcript, 2 messages")
+    assert entry.text == "user: Where is my order?\nassistant: It ships tomorrow."
+    assert entry.lines == 2
+
+
+def test_it_finds_the_messages_inside_a_top_level_object_with_other_key_names():
+    export = {"id": 7, "conversation": [{"speaker": "Ana", "text": "Olá"}, {"author": "Bot", "body": "Oi!"}]}
+
+    [entry] = extract_file("support.json", json.dumps(export).encode(), LIMITS)
+
+    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "Ana: Olá\nBot: Oi!")
+
+
+def test_it_joins_content_parts_and_drops_messages_without_text():
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "Compare"}, {"type": "text", "text": "these two"}]},
+        {"role": "assistant", "content": None},
+        {"author": {"role": "assistant", "name": None}, "content": {"parts": ["Done."]}},
+    ]
+
+    [entry] = extract_file("chat.json", json.dumps(messages).encode(), LIMITS)
+
+    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "user: Compare\nthese two\nassistant: Done.")
+
+
+def test_it_reads_a_jsonl_transcript_with_one_message_per_line():
+    data = b'{"from": "customer", "message": "Hi"}\n\n{"from": "agent", "message": "Hello!"}\n'
+
+    [entry] = extract_file("tickets.JSONL", data, LIMITS)
+
+    assert (entry.detail, entry.text) == ("JSONL transcript, 2 messages", "customer: Hi\nagent: Hello!")
+
+
+def test_it_pretty_prints_json_that_is_not_a_transcript():
+    [entry] = extract_file("config.json", b'{"city":"K\\u00f6ln","ports":[80,443]}', LIMITS)
+
+    assert (entry.kept, entry.detail) == (True, "JSON")
+    assert entry.text == '{\n  "city": "Köln",\n  "ports": [\n    80,\n    443\n  ]\n}'
+
+
+def test_it_keeps_jsonl_records_that_are_not_messages_one_per_line():
+    [entry] = extract_file("events.jsonl", b'{"event": "login", "user": 1}\n{"event": "logout", "user": 1}\n', LIMITS)
+
+    assert (entry.detail, entry.text) == (
+        "JSONL, 2 records",
+        '{"event": "login", "user": 1}\n{"event": "logout", "user": 1}',
+    )
+
+
+def test_it_skips_invalid_json_with_the_message_and_line():
+    [entry] = extract_file("chat.json", b'[\n  {"role": "user",\n   "content": "hi"\n  ,]\n', LIMITS)
+
+    assert not entry.kept
+    assert entry.detail == "corrupt JSON: Expecting property name enclosed in double quotes (line 4)"
+
+
+def test_it_reports_the_line_of_an_invalid_jsonl_record():
+    [entry] = extract_file("chat.jsonl", b'{"role": "user", "content": "a"}\n{"role": oops}\n', LIMITS)
+
+    assert (entry.kept, entry.detail) == (False, "corrupt JSON: Expecting value (line 2)")
+
+
+def test_it_skips_hostile_nesting_instead_of_crashing():
+    [entry] = extract_file("deep.json", b"[" * 100_000 + b"]" * 100_000, LIMITS)
+
+    assert (entry.kept, entry.detail) == (False, "corrupt JSON: nested too deeply")

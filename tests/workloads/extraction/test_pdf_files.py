@@ -1,0 +1,31 @@
+from workloads.extraction import extract_file
+
+from .builders import LIMITS, make_pdf
+
+
+def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
+    data = make_pdf("Lease agreement\nRent: 900 EUR", "Signed in Lyon")
+
+    [entry] = extract_file("lease.pdf", data, LIMITS)
+
+    assert (entry.kept, entry.detail) == (True, "PDF, 2 pages")
+    assert entry.text == "Lease agreement\nRent: 900 EUR\n\nSigned in Lyon"
+    assert (entry.lines, entry.size_bytes) == (4, len(data))
+
+
+def test_it_skips_a_pdf_without_a_text_layer_as_a_probable_scan():
+    [entry] = extract_file("scan.pdf", make_pdf("", ""), LIMITS)
+
+    assert (entry.kept, entry.detail, entry.text) == (False, "PDF has no text layer (scanned image?)", None)
+
+
+def test_it_skips_a_corrupt_pdf_with_the_reason():
+    [entry] = extract_file("broken.pdf", b"%PDF-1.7\nthis is not a pdf body", LIMITS)
+
+    assert (entry.kept, entry.detail) == (False, "corrupt PDF: Data format error")
+
+
+def test_it_skips_a_password_protected_pdf():
+    [entry] = extract_file("secret.pdf", make_pdf("Salary list", user_password="hunter2"), LIMITS)
+
+    assert (entry.kept, entry.detail) == (False, "PDF is password-protected")

@@ -1,0 +1,64 @@
+"""One error shape for the whole API: `{"detail": "<the first problem, in words>"}`.
+
+- 400: bad input, whether caught by a schema (ninja's usual 422 is mapped to 400 here),
+  by a service (django.core.exceptions.ValidationError), by pricing (PricingError), or by
+  Django's own request limits (too many files, too big a body: SuspiciousOperation).
+- 401: no token, or a token we do not know. 403: a token whose user has no organisation.
+- 404: no such object in the token user's organisation (another organisation's ids look the same).
+- 409: the object is in the wrong state for the action (e.g. cancelling a finished run).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, SuspiciousOperation, ValidationError
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI, Schema
+from ninja.errors import ValidationError as SchemaValidationError
+
+from workloads.pricing import PricingError
+
+# Where ninja says a value came from; the schema argument's own name adds nothing for a reader.
+_SOURCES = {"body", "query", "path", "form", "file", "header", "cookie"}
+_ARGUMENTS = {"payload", "filters"}
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+def describe_schema_error(errors: list[dict]) -> str:
+    """The first schema error as one line: `name: String should have at most 200 characters`."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    loc = [str(part) for part in first.get("loc", ())]
+    where = [part for i, part in enumerate(loc) if not (i == 0 and part in _SOURCES) and part not in _ARGUMENTS]
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    field = ".".join(where) or (loc[0] if loc else "")
+    return f"{field}: {message}" if field else message
+
+
+def install(api: NinjaAPI) -> None:
+    def respond(request: HttpRequest, status: int, detail: str) -> HttpResponse:
+        return api.create_response(request, {"detail": detail}, status=status)
+
+    @api.exception_handler(SchemaValidationError)
+    def schema_error(request, exc: SchemaValidationError):
+        return respond(request, 400, describe_schema_error(exc.errors))
+
+    @api.exception_handler(ValidationError)
+    def service_error(request, exc: ValidationError):
+        return respond(request, 400, exc.messages[0] if exc.messages else "invalid request")
+
+    @api.exception_handler(PricingError)
+    def pricing_error(request, exc: PricingError):
+        return respond(request, 400, str(exc))
+
+    @api.exception_handler(SuspiciousOperation)
+    def request_limit(request, exc: SuspiciousOperation):
+        # Django's TooManyFilesSent, RequestDataTooBig and friends: say what it was, not a bare 400 page.
+        return respond(request, 400, str(exc) or "the request was refused")
+
+    @api.exception_handler(PermissionDenied)
+    def permission_denied(request, exc: PermissionDenied):
+        return respond(request, 403, str(exc) or "forbidden")

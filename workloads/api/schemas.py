@@ -1,0 +1,296 @@
+"""Request and response schemas. Inputs forbid unknown fields, so a misspelt setting is an error, not ignored.
+
+Text is stripped; NUL characters (which PostgreSQL cannot store) are refused everywhere, and
+single-line fields refuse every control character. Text is stored as given: `<script>` stays text,
+and the HTML pages escape it.
+"""
+
+import datetime as dt
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from ninja import Field, Schema
+from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
+
+from workloads import targets
+from workloads.models import Probe, Workload
+from workloads.models.runs import STRATEGIES
+from workloads.runs import LIMITS
+
+MAX_INT = 2**31 - 1  # PostgreSQL integer, the PositiveIntegerField columns
+
+
+def _single_line(value: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ValueError("must be one line without control characters")
+    return value
+
+
+def _text(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+def Line(max_length: int) -> Any:
+    """A required one-line string: stripped, not empty, at most `max_length` characters."""
+    return Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=max_length),
+                     AfterValidator(_single_line)]
+
+
+def Text(max_length: int, min_length: int = 0) -> Any:
+    """Free text (newlines allowed): stripped, at most `max_length` characters."""
+    return Annotated[str, StringConstraints(strip_whitespace=True, min_length=min_length, max_length=max_length),
+                     AfterValidator(_text)]
+
+
+Price = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=4, allow_inf_nan=False)]
+
+
+class Input(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- workloads ------------------------------------------------------------------------------------
+
+class WorkloadIn(Input):
+    name: Line(200) = Field(description="unique within your organisation", examples=["Supplier contracts"])
+    kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
+    description: Text(10_000) = Field("", description="free text")
+    expected_volume: int = Field(0, ge=0, le=MAX_INT,
+                                 description="units of work per month (contracts, tickets, thousand lines)")
+    target_model: Line(200) = Field(description="a model this deployment offers (settings.COSTPLANNER_MODELS)",
+                                    examples=["SmolLM2-135M-Instruct"])
+    api_provider: Line(100) = Field(description="whose API prices this workload is compared against; "
+                                                "the price book needs an API price for it and the target model",
+                                    examples=["example-api"])
+
+    @field_validator("target_model")
+    @classmethod
+    def _offered(cls, value: str) -> str:
+        offered = targets.model_names()
+        if value not in offered:
+            raise ValueError(f"unknown model {value!r}; choose from {', '.join(offered)}")
+        return value
+
+
+class LatestRunOut(Schema):
+    id: int
+    status: str
+
+
+class WorkloadOut(Schema):
+    id: int
+    name: str
+    kind: str
+    unit: str = Field(description="what one unit of work is, for cost per unit")
+    description: str
+    expected_volume: int
+    target_model: str
+    api_provider: str
+    created_at: dt.datetime
+    documents: int = Field(description="number of documents")
+    tokens: int = Field(description="tokens in all documents, under the target model")
+    probes: int = Field(description="number of probes (questions with expected answers)")
+    latest_run: LatestRunOut | None = Field(description="the most recent run, if any")
+
+
+# --- documents and uploads ------------------------------------------------------------------------
+
+class DocumentOut(Schema):
+    id: int
+    name: str
+    source_path: str = Field(description="path inside the uploaded archive, if it came from one")
+    tokens: int
+    lines: int
+    size_bytes: int
+    created_at: dt.datetime
+
+
+class UploadAcceptedOut(Schema):
+    id: int = Field(description="the upload's id: follow it at GET /api/uploads/{id}")
+    status: str
+
+
+class UploadItemOut(Schema):
+    name: str
+    kept: bool = Field(description="whether it became a document")
+    detail: str = Field(description="what extraction did with it, or why it was skipped")
+    tokens: int
+    document_id: int | None
+
+
+class UploadOut(Schema):
+    id: int
+    workload_id: int
+    status: Literal["queued", "running", "done", "failed"]
+    files_done: int = Field(description="files extracted so far")
+    files_total: int = Field(description="files in the upload")
+    error: str
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+    items: list[UploadItemOut] = Field(description="one per file or archive member, once extraction is done")
+
+
+# --- probes ---------------------------------------------------------------------------------------
+
+class ProbeIn(Input):
+    question: Text(2000, min_length=1) = Field(description="a question about the documents")
+    answer: Text(500, min_length=1) = Field(description="the short expected answer")
+    kind: Probe.Kind = Field(Probe.Kind.USER)
+    source: Text(1000) = Field("", description="where in the documents the answer is")
+
+
+class ProbeOut(Schema):
+    id: int
+    question: str
+    answer: str
+    kind: str
+    source: str
+    created_at: dt.datetime
+
+
+# --- runs -----------------------------------------------------------------------------------------
+
+def _limit(name: str, kind: type, description: str) -> Any:
+    """An optional run setting with the bounds the run service enforces (workloads.runs.LIMITS)."""
+    low, high = LIMITS[name]
+    extra = {"allow_inf_nan": False} if kind is float else {}
+    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}, default: the engine's", **extra)
+
+
+Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
+
+
+class RunIn(Input):
+    strategies: list[Strategy] | None = Field(
+        None, min_length=1, max_length=len(STRATEGIES),
+        description="strategies to compare; by default chunked, full_index_share, full_naive_sparse, full_dense")
+    group_size: int | None = _limit("group_size", int, "layers per Index Share group: the indexer runs in the first")
+    window: int | None = _limit("window", int, "local attention window, tokens")
+    topk: int | None = _limit("topk", int, "top-k budget of the indexer, tokens")
+    global_blocks: int | None = _limit("global_blocks", int, "strided global blocks every query attends")
+    indexer: Literal["pooled", "exact"] | None = Field(None, description="how the indexer scores blocks")
+    chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
+    chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
+    gate_points: float | None = _limit("gate_points", float,
+                                       "accuracy points below the best that mark a strategy as gated")
+
+
+class RunSettingsOut(Schema):
+    group_size: int = Field(description="layers per Index Share group (indexer runs in the first of each)")
+    window: int = Field(description="local window, tokens")
+    topk: int = Field(description="top-k budget, tokens")
+    global_blocks: int
+    indexer: str
+    chunk_tokens: int
+    chunk_overlap: int
+    gate_points: float = Field(description="accuracy points below the best that mark a strategy as gated")
+
+
+class ProgressOut(Schema):
+    done: int
+    total: int
+    percent: int
+    message: str
+
+
+class RunOut(Schema):
+    id: int
+    workload_id: int
+    status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    strategies: list[str]
+    model: str
+    settings: RunSettingsOut
+    units_of_work: float = Field(description="the workload's units when queued: documents or thousand lines")
+    progress: ProgressOut
+    error: str
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    device: str
+    pricing_error: str = Field(description="why the run could not be priced; empty when priced")
+    priced_at: dt.datetime | None
+
+
+class GpuPriceIn(Input):
+    device_class: Line(50) = Field(description='"cpu", "H200", "H100", "A100", "L4" ...; matched inside device names')
+    per_hour: Price = Field(description="dollars per device hour, up to 4 decimals")
+    effective_from: dt.date = Field(description="in force from this date until a later entry for the same class")
+    source: Line(500) = Field(description="where this price comes from: a quote, an invoice, a web page")
+
+
+class GpuPriceOut(Schema):
+    id: int
+    device_class: str
+    per_hour: Decimal = Field(description="dollars per device hour")
+    effective_from: dt.date
+    source: str
+    created_at: dt.datetime
+
+
+class ApiPriceIn(Input):
+    provider: Line(100)
+    model: Line(200)
+    input_per_mtok: Price = Field(description="dollars per million input tokens, up to 4 decimals")
+    output_per_mtok: Price = Field(description="dollars per million output tokens, up to 4 decimals")
+    effective_from: dt.date = Field(description="in force from this date until a later entry for the same key")
+    source: Line(500) = Field(description="where this price comes from: a quote, an invoice, a web page")
+
+
+class ApiPriceOut(Schema):
+    id: int
+    provider: str
+    model: str
+    input_per_mtok: Decimal
+    output_per_mtok: Decimal
+    effective_from: dt.date
+    source: str
+    created_at: dt.datetime
+
+
+class PricesUsedOut(Schema):
+    gpu: GpuPriceOut | None = Field(description="the GPU price in force on the run's date")
+    api: ApiPriceOut | None = Field(description="the API price in force on the run's date")
+
+
+class AnswerOut(Schema):
+    probe_id: int | None
+    question: str
+    expected: str
+    kind: str
+    output: str
+    correct: bool
+
+
+class ResultOut(Schema):
+    strategy: str
+    mode: str
+    refused: str = Field(description="why the engine would not run it; empty when it ran")
+    tokens_in: int
+    tokens_out: int
+    calls: int
+    seconds: float = Field(description="measured device seconds")
+    wall_seconds: float
+    peak_memory_bytes: int
+    flops_linear: float
+    flops_attention: float
+    flops_indexer: float
+    flops_total: float
+    bytes_total: float
+    accuracy: float | None
+    n_probes: int
+    gated: bool = Field(description="more than the run's gate points below the best accuracy")
+    top1_agreement: float | None
+    index_overlap: float | None
+    device_dollars: float | None = Field(description="at the run's GPU price; null until priced, never a silent 0")
+    api_dollars: float | None = Field(description="at the run's API price; null until priced")
+    unit_device_dollars: float | None = Field(description="device dollars per unit of work")
+    unit_api_dollars: float | None = Field(description="API dollars per unit of work")
+    answers: list[AnswerOut] | None = Field(None, description="each probe's answer; only with ?answers=true")
+
+
+class RunDetailOut(RunOut):
+    versions: dict[str, Any] = Field(description="versions of what produced the run")
+    prices: PricesUsedOut
+    results: list[ResultOut]

@@ -1,0 +1,123 @@
+"""Workloads, their documents (uploaded as files, extracted by a task) and their probes."""
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+from ninja import File, Router, Status, UploadedFile
+from ninja.errors import HttpError
+
+from workloads.access import organisation_of
+from workloads.api.errors import ErrorOut
+from workloads.api.schemas import (
+    DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
+)
+from workloads.models import ComparisonRun, Document, Probe, Upload, Workload
+from workloads.uploads import accept_upload
+
+router = Router(tags=["workloads"])
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+
+
+def _count(model, field: str = "workload") -> Subquery:
+    # Subqueries, not joined aggregates: two joined Counts would multiply each other.
+    rows = model.objects.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+
+def with_summary(workloads: QuerySet) -> QuerySet:
+    tokens = (Document.objects.filter(workload=OuterRef("pk")).order_by().values("workload")
+              .annotate(t=Sum("tokens")).values("t"))
+    latest = ComparisonRun.objects.filter(workload=OuterRef("pk")).order_by("-created_at", "-pk")
+    return workloads.annotate(
+        n_documents=_count(Document), n_probes=_count(Probe),
+        n_tokens=Coalesce(Subquery(tokens, output_field=IntegerField()), Value(0)),
+        latest_run_id=Subquery(latest.values("pk")[:1]), latest_run_status=Subquery(latest.values("status")[:1]),
+    )
+
+
+def workload_out(w: Workload) -> dict:
+    return {
+        "id": w.pk, "name": w.name, "kind": w.kind, "unit": w.unit, "description": w.description,
+        "expected_volume": w.expected_volume, "target_model": w.target_model, "api_provider": w.api_provider,
+        "created_at": w.created_at, "documents": w.n_documents, "tokens": w.n_tokens, "probes": w.n_probes,
+        "latest_run": {"id": w.latest_run_id, "status": w.latest_run_status} if w.latest_run_id else None,
+    }
+
+
+def workload_of(request, pk: int) -> Workload:
+    """The workload in the token user's organisation; 404 for anyone else's (its existence is not revealed)."""
+    return get_object_or_404(Workload, pk=pk, organisation=organisation_of(request.auth))
+
+
+@router.get("/workloads", response={200: list[WorkloadOut], **ERRORS}, summary="List your organisation's workloads")
+def list_workloads(request):
+    workloads = with_summary(Workload.objects.filter(organisation=organisation_of(request.auth)))
+    return [workload_out(w) for w in workloads]
+
+
+@router.post("/workloads", response={201: WorkloadOut, **ERRORS}, summary="Create a workload")
+def create_workload(request, payload: WorkloadIn):
+    organisation = organisation_of(request.auth)
+    if Workload.objects.filter(organisation=organisation, name=payload.name).exists():
+        raise HttpError(400, f"a workload named {payload.name!r} already exists")
+    try:
+        with transaction.atomic():
+            workload = Workload.objects.create(organisation=organisation, **payload.dict())
+    except IntegrityError:  # created by a concurrent request since the check above
+        raise HttpError(400, f"a workload named {payload.name!r} already exists") from None
+    return Status(201, workload_out(with_summary(Workload.objects.filter(pk=workload.pk)).get()))
+
+
+@router.get("/workloads/{workload_id}", response={200: WorkloadOut, **ERRORS},
+            summary="A workload with its document, token and probe counts and its latest run")
+def get_workload(request, workload_id: int):
+    organisation = organisation_of(request.auth)
+    return workload_out(get_object_or_404(with_summary(Workload.objects.filter(organisation=organisation)),
+                                          pk=workload_id))
+
+
+@router.get("/workloads/{workload_id}/documents", response={200: list[DocumentOut], **ERRORS},
+            summary="The workload's documents (without their text)")
+def list_documents(request, workload_id: int):
+    workload = workload_of(request, workload_id)
+    return list(workload.documents.defer("text"))
+
+
+@router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
+             summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
+def upload_documents(request, workload_id: int,
+                     files: list[UploadedFile] = File(None, description="documents or archives (.zip, .tar.gz)")):
+    workload = workload_of(request, workload_id)
+    upload = accept_upload(workload, request.auth, files or [])
+    return Status(202, {"id": upload.pk, "status": upload.status})
+
+
+@router.get("/uploads/{upload_id}", response={200: UploadOut, **ERRORS},
+            summary="An upload's progress, and what extraction kept or skipped")
+def get_upload(request, upload_id: int):
+    uploads = (Upload.objects.filter(workload__organisation=organisation_of(request.auth))
+               .annotate(files_total=Count("files")))
+    upload = get_object_or_404(uploads, pk=upload_id)
+    return {
+        "id": upload.pk, "workload_id": upload.workload_id, "status": upload.status, "files_done": upload.files_done,
+        "files_total": upload.files_total, "error": upload.error, "created_at": upload.created_at,
+        "finished_at": upload.finished_at,
+        "items": [{"name": i.name, "kept": i.kept, "detail": i.detail, "tokens": i.tokens, "document_id": i.document_id}
+                  for i in upload.items.all()],
+    }
+
+
+@router.get("/workloads/{workload_id}/probes", response={200: list[ProbeOut], **ERRORS},
+            summary="The workload's probes")
+def list_probes(request, workload_id: int):
+    return list(workload_of(request, workload_id).probes.all())
+
+
+@router.post("/workloads/{workload_id}/probes", response={201: ProbeOut, **ERRORS},
+             summary="Add a probe: a question about the documents with a short expected answer")
+def add_probe(request, workload_id: int, payload: ProbeIn):
+    workload = workload_of(request, workload_id)
+    probe = Probe.objects.create(workload=workload, created_by=request.auth, **payload.dict())
+    return Status(201, probe)

@@ -1,0 +1,192 @@
+"""Figures for the pages, built with plotly and handed to templates as plain JSON.
+
+Each chart has a stable name: its element is `<div id="chart-<name>" data-chart="<name>">`,
+and static/js/charts.js draws every such element with Plotly.newPlot. A chart with
+nothing to plot carries a sentence instead of a figure. Dollar charts leave unpriced
+results out and say so in a note: a missing price is never plotted as $0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+from django.utils import timezone
+
+from workloads.models import ComparisonRun, StrategyResult, Workload
+from workloads.models.runs import STRATEGIES
+
+# One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
+COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444")))
+COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9ca3af"}
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str
+    title: str
+    figure: dict | None  # the plotly figure as JSON-ready data; None when there is nothing to plot
+    empty: str = ""  # the sentence shown instead of a chart
+    notes: tuple[str, ...] = ()  # what was left out, and why
+
+    @property
+    def element_id(self) -> str:
+        return f"chart-{self.name}"
+
+    @property
+    def data_id(self) -> str:
+        return f"chart-{self.name}-data"
+
+
+def _chart(name: str, title: str, figure: go.Figure | None, empty: str = "", notes: Iterable[str] = ()) -> Chart:
+    data = json.loads(figure.to_json()) if figure is not None else None
+    return Chart(name, title, data, empty, tuple(dict.fromkeys(notes)))
+
+
+def _figure(xaxis: str, yaxis: str, **layout) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(
+        template="none", height=360, margin=dict(l=70, r=20, t=20, b=60), hovermode="closest",
+        font=dict(family="system-ui, sans-serif", size=13), legend=dict(orientation="h", y=-0.25),
+        xaxis=dict(title=dict(text=xaxis), gridcolor="#e5e7eb", zeroline=False),
+        yaxis=dict(title=dict(text=yaxis), gridcolor="#e5e7eb", rangemode="tozero"), **layout,
+    )
+    return fig
+
+
+def _run_label(run: ComparisonRun) -> str:
+    return f"run {run.pk} of {timezone.localtime(run.created_at):%-d %b %Y}"
+
+
+def _history(workload: Workload) -> list[StrategyResult]:
+    """Every strategy result of the workload's succeeded runs, oldest run first."""
+    return list(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
+                .select_related("run").order_by("run__created_at", "run__pk", "pk"))
+
+
+def _refused_notes(results: Iterable[StrategyResult]) -> list[str]:
+    return [f"{r.strategy} was refused in {_run_label(r.run)}: {r.refused}" for r in results if r.refused]
+
+
+def _unpriced_notes(results: Iterable[StrategyResult]) -> list[str]:
+    notes = []
+    for r in results:
+        if not r.refused and r.device_dollars is None:
+            why = r.run.pricing_error or "it has not been priced yet"
+            notes.append(f"{_run_label(r.run)} is left out because it has no dollar figures: {why}")
+    return notes
+
+
+def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, dollars: bool) -> Chart:
+    results = _history(workload)
+    if not results:
+        return _chart(name, title, None, "No comparison has finished yet, so there is no history to chart.")
+    notes = _refused_notes(results) + (_unpriced_notes(results) if dollars else [])
+    notes += [f"{r.strategy} in {_run_label(r.run)} has no {yaxis} and is left out"
+              for r in results if not r.refused and value(r) is None and not (dollars and r.device_dollars is None)]
+    fig = _figure("run date", yaxis)
+    for strategy in STRATEGIES:
+        points = [(r.run, value(r)) for r in results if r.strategy == strategy and not r.refused]
+        points = [(run, y) for run, y in points if y is not None]
+        if points:
+            fig.add_trace(go.Scatter(
+                x=[timezone.localtime(run.created_at).isoformat() for run, _ in points], y=[y for _, y in points],
+                text=[_run_label(run) for run, _ in points], name=strategy, mode="lines+markers",
+                line=dict(color=COLOURS[strategy]), hovertemplate="%{text}<br>%{y}<extra>" + strategy + "</extra>",
+            ))
+    if not fig.data:
+        return _chart(name, title, None, "None of the finished comparisons has a value to chart here.", notes)
+    if dollars:
+        fig.update_yaxes(tickprefix="$")
+    return _chart(name, title, fig, notes=notes)
+
+
+def cost_over_time(workload: Workload) -> Chart:
+    """Device dollars per strategy for each succeeded run, at the prices in force on the run's date."""
+    return _over_time("cost-over-time", "Device cost per strategy", workload, "device dollars per run",
+                      lambda r: r.device_dollars, dollars=True)
+
+
+def accuracy_over_time(workload: Workload) -> Chart:
+    return _over_time("accuracy-over-time", "Accuracy per strategy", workload, "probes answered correctly (%)",
+                      lambda r: None if r.accuracy is None else round(r.accuracy * 100, 2), dollars=False)
+
+
+def unit_cost_over_time(workload: Workload) -> Chart:
+    return _over_time("unit-cost-over-time", f"Device cost per {workload.unit}", workload,
+                      f"device dollars per {workload.unit}", lambda r: r.unit_device_dollars, dollars=True)
+
+
+def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
+    """Device dollars against accuracy for one run (a workload's latest succeeded one), gated strategies marked."""
+    name, title = "cost-vs-quality", "Cost against quality"
+    run = subject if isinstance(subject, ComparisonRun) else (
+        subject.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first())
+    if run is None or run.status != ComparisonRun.Status.SUCCEEDED:
+        return _chart(name, title, None, "There is no finished comparison to plot yet.")
+    results = list(run.results.select_related("run"))
+    notes = _refused_notes(results) + _unpriced_notes(results)
+    if isinstance(subject, Workload):
+        notes.insert(0, f"From the latest finished comparison, {_run_label(run)}.")
+    priced = [r for r in results if not r.refused and r.device_dollars is not None and r.accuracy is not None]
+    if not priced:
+        return _chart(name, title, None, "No strategy in this comparison has both a price and an accuracy.", notes)
+    fig = _figure("device dollars per run", "probes answered correctly (%)")
+    fig.update_xaxes(tickprefix="$")
+    for gated, label, symbol in ((False, "passes the quality gate", "circle"), (True, "quality-gated", "x")):
+        group = [r for r in priced if r.gated == gated]
+        if group:
+            fig.add_trace(go.Scatter(
+                x=[r.device_dollars for r in group], y=[round(r.accuracy * 100, 2) for r in group],
+                text=[r.strategy for r in group], name=label, mode="markers+text", textposition="top center",
+                marker=dict(size=12, symbol=symbol, color=[COLOURS.get(r.strategy, "#444444") for r in group]),
+                hovertemplate="%{text}<br>$%{x}<br>%{y}%<extra>" + label + "</extra>",
+            ))
+    return _chart(name, title, fig, notes=notes)
+
+
+def flop_breakdown(run: ComparisonRun) -> Chart:
+    """Ledger FLOPs per strategy, stacked by component: attention, indexer, linear."""
+    name, title = "flop-breakdown", "FLOPs by component"
+    results = list(run.results.select_related("run"))
+    notes = _refused_notes(results)
+    ran = [r for r in results if not r.refused]
+    if not ran:
+        return _chart(name, title, None, "This run has no measured strategies yet.", notes)
+    fig = _figure("strategy", "FLOPs (ledger)", barmode="stack")
+    for component in ("attention", "indexer", "linear"):
+        fig.add_trace(go.Bar(x=[r.strategy for r in ran], y=[getattr(r, f"flops_{component}") for r in ran],
+                             name=component, marker=dict(color=COMPONENT_COLOURS[component])))
+    fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
+    return _chart(name, title, fig, notes=notes)
+
+
+def planning(projection) -> Chart:
+    """Projected cost per question against context length; FLOPs when there are no dollars to show."""
+    name, title = "planning", "Projected cost against context length"
+    if not projection.lengths:
+        return _chart(name, title, None, "There is nothing to project yet.")
+    notes = []
+    if projection.device_dollars is not None or projection.api_dollars is not None:
+        fig = _figure("context length (tokens)", "dollars per question")
+        fig.update_yaxes(tickprefix="$")
+        for label, series, dash in (("device", projection.device_dollars, "solid"), ("API", projection.api_dollars, "dot")):
+            for strategy, values in (series or {}).items():
+                fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy} ({label})", mode="lines+markers",
+                                         line=dict(color=COLOURS.get(strategy, "#444444"), dash=dash)))
+        if projection.device_dollars is None:
+            notes.append("Device dollars are not shown: there is no measured run to calibrate them, or no GPU price.")
+        if projection.api_dollars is None:
+            notes.append("API dollars are not shown: no API price is in force for this workload's model.")
+    else:
+        fig = _figure("context length (tokens)", "FLOPs per question (ledger)")
+        fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
+        for strategy, values in projection.flops.items():
+            fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=strategy, mode="lines+markers",
+                                     line=dict(color=COLOURS.get(strategy, "#444444"))))
+        notes.append("No dollars to show (no calibrating run, no prices in force): the chart shows ledger FLOPs instead.")
+    fig.update_xaxes(type="log", exponentformat="SI")
+    fig.update_yaxes(type="log", rangemode="normal")
+    return _chart(name, title, fig, notes=notes)

@@ -1,0 +1,45 @@
+"""System checks for configuration that must be right before a job can run (manage.py check)."""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.checks import Error, Warning, register
+
+from engine.errors import EngineError
+
+BROKER_SCHEMES = {"redis", "rediss", "amqp", "amqps", "pyamqp", "filesystem", "sqla+sqlite", "sqla+postgresql"}
+
+
+@register()
+def check_broker(app_configs, **kwargs):
+    errors = []
+    scheme = urlsplit(settings.CELERY_BROKER_URL).scheme
+    if scheme not in BROKER_SCHEMES:
+        errors.append(Error(f"CELERY_BROKER_URL has the scheme {scheme!r}", id="costplanner.E002",
+                            hint=f"use one of {', '.join(sorted(BROKER_SCHEMES))}"))
+    timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
+    if timeout <= settings.CELERY_TASK_TIME_LIMIT:
+        errors.append(Error(
+            f"the broker's visibility timeout ({timeout} s) is not longer than the longest job ({settings.CELERY_TASK_TIME_LIMIT} s)",
+            id="costplanner.E001", hint="a running job would be delivered again to a second worker"))
+    return errors
+
+
+@register()
+def check_models(app_configs, **kwargs):
+    from engine.model.loader import read_config
+    from workloads.targets import model_path
+
+    if not settings.COSTPLANNER_MODELS:
+        return [Error("COSTPLANNER_MODELS is empty: no model for workloads to target", id="costplanner.E003")]
+    warnings = []
+    for name in settings.COSTPLANNER_MODELS:
+        path = model_path(name)
+        if path is None:
+            continue  # the engine's default model, provisioned by `make`
+        try:
+            read_config(path)
+        except EngineError as exc:
+            warnings.append(Warning(f"model {name!r} cannot be read: {exc}", id="costplanner.W001",
+                                    hint="workers with this model path will fail its runs"))
+    return warnings

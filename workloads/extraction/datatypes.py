@@ -1,0 +1,52 @@
+"""What the caller passes in (limits) and gets back (one result per document)."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_bytes: int  # one uploaded file, and one archive member once decompressed
+    max_archive_members: int  # files (not directories) in one ZIP
+    max_archive_bytes: int  # total decompressed size of one ZIP
+
+    def __post_init__(self):
+        for field in ("max_file_bytes", "max_archive_members", "max_archive_bytes"):
+            value = getattr(self, field)
+            if not isinstance(value, int) or value <= 0:
+                raise ValueError(f"Limits.{field} must be a positive int, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Extracted:
+    name: str  # unique document name: "lease.pdf", or "shop.zip/src/cart.py" for an archive member
+    source_path: str | None  # member path inside the archive, None for a plain upload
+    kept: bool
+    detail: str  # kept: what was read ("PDF, 3 pages"); skipped: why, in plain words for the user
+    text: str | None  # None when skipped; "\n" newlines, no NUL, no BOM
+    size_bytes: int  # bytes of the original file or member
+    lines: int  # lines of text, 0 when skipped
+
+
+class Skip(Exception):
+    """Content we cannot use; the message is the reason shown to the user."""
+
+
+def skipped(name: str, source_path: str | None, size_bytes: int, reason: str) -> Extracted:
+    return Extracted(name, source_path, False, reason, None, size_bytes, 0)
+
+
+def kept(name: str, source_path: str | None, size_bytes: int, detail: str, text: str) -> Extracted:
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return Extracted(name, source_path, True, detail, text, size_bytes, lines)
+
+
+def human_size(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MiB"
+    if size >= 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size} bytes"
+
+
+def too_large(size: int, limit: int) -> str:
+    return f"too large: {human_size(size)}, limit {human_size(limit)}"

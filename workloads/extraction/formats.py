@@ -1,0 +1,190 @@
+"""Readers for structured formats: PDF (pypdfium2), DOCX (python-docx) and JSON/JSONL chat transcripts.
+
+Each reader returns (text, detail) or raises Skip with a reason the user can understand.
+"""
+
+import io
+import json
+import re
+import zipfile
+
+import docx
+import pypdfium2
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from .datatypes import Limits, Skip, human_size
+from .text import normalise
+
+SPEAKER_KEYS = ("role", "speaker", "author", "from")
+CONTENT_KEYS = ("content", "text", "message", "body")
+TRANSCRIPT_KEYS = ("messages", "conversation", "transcript")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def read_pdf(data: bytes) -> tuple[str, str]:
+    # pdfium is C code fed untrusted bytes: whatever it raises means the file is unusable, not that we have a bug.
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except Exception as exc:
+        reason = _pdfium_reason(exc)
+        if "password" in reason.lower():
+            raise Skip("PDF is password-protected") from None
+        raise Skip(f"corrupt PDF: {reason}") from None
+    try:
+        pages = [_page_text(document, index) for index in range(len(document))]
+    except Exception as exc:
+        raise Skip(f"corrupt PDF: {_pdfium_reason(exc)}") from None
+    finally:
+        document.close()
+    text = "\n\n".join(pages)
+    if not text.strip():
+        raise Skip("PDF has no text layer (scanned image?)")
+    return text, f"PDF, {_plural(len(pages), 'page')}"
+
+
+def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
+    page = document[index]
+    textpage = page.get_textpage()
+    try:
+        return normalise(textpage.get_text_bounded()).rstrip()
+    finally:
+        textpage.close()
+        page.close()
+
+
+def _pdfium_reason(exc: Exception) -> str:
+    # "Failed to load document (PDFium: Data format error)." -> "Data format error"
+    match = re.search(r"PDFium: ([^)]+)", str(exc))
+    return match.group(1) if match else str(exc) or type(exc).__name__
+
+
+def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
+    # A DOCX is a ZIP that python-docx unpacks into memory, so it gets the archive size limit against zip bombs.
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            unpacked = sum(info.file_size for info in package.infolist())
+    except Exception:
+        raise Skip("corrupt DOCX: not a Word .docx file") from None
+    if unpacked > limits.max_archive_bytes:
+        limit = human_size(limits.max_archive_bytes)
+        raise Skip(f"DOCX too large once unpacked: {human_size(unpacked)}, limit {limit}")
+    # python-docx and lxml raise many exception types for malformed packages; all mean the same to the user.
+    try:
+        lines, paragraphs, tables = _docx_lines(docx.Document(io.BytesIO(data)))
+    except Exception as exc:
+        raise Skip(f"corrupt DOCX: {exc or type(exc).__name__}") from None
+    detail = f"DOCX, {_plural(paragraphs, 'paragraph')}"
+    if tables:
+        detail += f", {_plural(tables, 'table')}"
+    return normalise("\n".join(lines)), detail
+
+
+def _docx_lines(document) -> tuple[list[str], int, int]:
+    lines, paragraphs, tables = [], 0, 0
+    for block in document.iter_inner_content():
+        if isinstance(block, Paragraph):
+            lines.append(block.text)
+            paragraphs += bool(block.text.strip())
+        elif isinstance(block, Table):
+            tables += 1
+            lines.extend(_table_row(row.cells) for row in block.rows)
+    return lines, paragraphs, tables
+
+
+def _table_row(cells) -> str:
+    # A horizontally merged cell is returned once per grid column it spans; show its text once.
+    unique = [cell for position, cell in enumerate(cells) if position == 0 or cell is not cells[position - 1]]
+    return " | ".join(cell.text.replace("\n", " ") for cell in unique)
+
+
+def read_json(text: str) -> tuple[str, str]:
+    # Parsing, rendering and pretty-printing all recurse, so hostile nesting is caught once here.
+    try:
+        return _read_json(text)
+    except RecursionError:
+        raise Skip("corrupt JSON: nested too deeply") from None
+
+
+def read_jsonl(text: str) -> tuple[str, str]:
+    try:
+        return _read_jsonl(text)
+    except RecursionError:
+        raise Skip("corrupt JSON: nested too deeply") from None
+
+
+def _read_json(text: str) -> tuple[str, str]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Skip(f"corrupt JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(value, dict):
+        value = next((value[key] for key in TRANSCRIPT_KEYS if _is_transcript(value.get(key))), value)
+    if _is_transcript(value):
+        rendered, count = _render_transcript(value)
+        return rendered, f"JSON transcript, {_plural(count, 'message')}"
+    return json.dumps(value, indent=2, ensure_ascii=False), "JSON"
+
+
+def _read_jsonl(text: str) -> tuple[str, str]:
+    records = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise Skip(f"corrupt JSON: {exc.msg} (line {number})") from None
+    if _is_transcript(records):
+        rendered, count = _render_transcript(records)
+        return rendered, f"JSONL transcript, {_plural(count, 'message')}"
+    # One compact record per line keeps JSONL's shape; ensure_ascii=False turns \u escapes back into readable text.
+    lines = [json.dumps(record, ensure_ascii=False) for record in records]
+    return "\n".join(lines), f"JSONL, {_plural(len(records), 'record')}"
+
+
+def _is_message(value) -> bool:
+    return (
+        isinstance(value, dict)
+        and any(key in value for key in SPEAKER_KEYS)
+        and any(key in value for key in CONTENT_KEYS)
+    )
+
+
+def _is_transcript(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_message(item) for item in value)
+
+
+def _render_transcript(messages: list[dict]) -> tuple[str, int]:
+    lines = []
+    for message in messages:
+        speaker = _speaker(next(message[key] for key in SPEAKER_KEYS if key in message))
+        content = _content(next(message[key] for key in CONTENT_KEYS if key in message)).strip()
+        # Tool calls and system stubs often carry no text; a bare "assistant:" line would only cost tokens.
+        if content:
+            lines.append(f"{speaker}: {content}")
+    return normalise("\n".join(lines)), len(lines)
+
+
+def _speaker(value) -> str:
+    # Exports such as ChatGPT's use {"author": {"role": "user", "name": null}}.
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("role")
+    return str(value) if value not in (None, "") else "unknown"
+
+
+def _content(value) -> str:
+    # Content may be a plain string, a list of parts ([{"type": "text", "text": ...}]) or {"parts": [...]}.
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(part for part in map(_content, value) if part)
+    if isinstance(value, dict):
+        key = next((key for key in ("text", "content", "parts", "value") if key in value), None)
+        return _content(value[key]) if key else ""
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,135 @@
+"""Forms for the pages: every user-facing input is validated here, before a view acts on it."""
+
+from __future__ import annotations
+
+from django import forms
+
+from workloads import runs
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
+from workloads.models.runs import STRATEGIES
+from workloads.targets import model_names
+
+TEXT_LIMIT = 5000  # long enough for any real description or question, short enough to keep pages readable
+
+
+class WorkloadForm(forms.ModelForm):
+    target_model = forms.ChoiceField(choices=(), help_text="the model every comparison of this workload runs")
+    description = forms.CharField(required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3}))
+    expected_volume = forms.IntegerField(min_value=0, max_value=10**9, initial=0,
+                                         help_text="units of work per month: contracts, tickets or thousand lines")
+
+    class Meta:
+        model = Workload
+        fields = ["name", "kind", "description", "expected_volume", "target_model", "api_provider"]
+
+    def __init__(self, *args, organisation: Organisation, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.organisation = organisation
+        self.fields["target_model"].choices = [(name, name) for name in model_names()]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        # The database's unique constraint includes the organisation, which is not a form field,
+        # so the form checks it itself: a duplicate is a form error, not an IntegrityError.
+        taken = Workload.objects.filter(organisation=self.organisation, name__iexact=name).exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise forms.ValidationError("Your organisation already has a workload with this name.")
+        return name
+
+    def save(self, commit: bool = True) -> Workload:
+        self.instance.organisation = self.organisation
+        return super().save(commit)
+
+
+class ProbeForm(forms.ModelForm):
+    question = forms.CharField(max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 2}))
+    answer = forms.CharField(max_length=Probe._meta.get_field("answer").max_length,
+                             help_text="a short answer, as it appears in the documents")
+
+    class Meta:
+        model = Probe
+        fields = ["question", "answer"]
+
+
+def _default(name: str):
+    return ComparisonRun._meta.get_field(name).default
+
+
+def _number(name: str, field=forms.IntegerField, **kwargs) -> forms.Field:
+    low, high = runs.LIMITS[name]
+    return field(min_value=low, max_value=high, initial=_default(name), **kwargs)
+
+
+class RunForm(forms.Form):
+    """What a comparison runs: strategies and the engine's settings, with the model's defaults."""
+
+    strategies = forms.MultipleChoiceField(choices=[(s, s) for s in STRATEGIES], initial=runs.DEFAULT_STRATEGIES,
+                                           widget=forms.CheckboxSelectMultiple)
+    group_size = _number("group_size", help_text="layers that share one indexer pass")
+    window = _number("window", help_text="local window, tokens")
+    topk = _number("topk", help_text="top-k budget, tokens")
+    global_blocks = _number("global_blocks", help_text="strided global blocks")
+    indexer = forms.ChoiceField(choices=[("pooled", "pooled"), ("exact", "exact")], initial=_default("indexer"))
+    chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
+    chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
+    gate_points = _number("gate_points", forms.FloatField,
+                          help_text="a strategy more than this many accuracy points below the best is gated")
+
+    def clean(self):
+        data = super().clean()
+        if "chunk_tokens" in data and "chunk_overlap" in data and data["chunk_overlap"] >= data["chunk_tokens"]:
+            self.add_error("chunk_overlap", "The overlap must be smaller than the chunk size.")
+        return data
+
+    def settings(self) -> dict:
+        return {name: self.cleaned_data[name] for name in runs.SETTINGS}
+
+
+class _PriceForm(forms.ModelForm):
+    """A price book entry; the organisation comes from the user, never from the form."""
+
+    unique_fields: tuple[str, ...] = ()
+    effective_from = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
+                                     help_text="the first day this price applies")
+    source = forms.CharField(max_length=500, help_text="where it comes from: a quote, an invoice, a web page")
+
+    def __init__(self, *args, organisation: Organisation, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.organisation = organisation
+
+    def clean(self):
+        data = super().clean()
+        # The unique constraint includes the organisation, which the form's own checks leave out.
+        key = {name: data.get(name) for name in (*self.unique_fields, "effective_from")}
+        if all(v is not None for v in key.values()) and self._meta.model.objects.filter(
+                organisation=self.organisation, **key).exists():
+            raise forms.ValidationError("The price book already has an entry for this on that date: delete it first.")
+        return data
+
+    def save(self, commit: bool = True):
+        self.instance.organisation = self.organisation
+        return super().save(commit)
+
+
+class GpuPriceForm(_PriceForm):
+    unique_fields = ("device_class",)
+    device_class = forms.CharField(max_length=50, help_text='how the device is named: "cpu", "H200", "A100"...')
+    per_hour = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4, label="Dollars per hour")
+
+    class Meta:
+        model = GpuPrice
+        fields = ["device_class", "per_hour", "effective_from", "source"]
+
+
+class ApiPriceForm(_PriceForm):
+    unique_fields = ("provider", "model")
+    provider = forms.CharField(max_length=100)
+    model = forms.CharField(max_length=200, help_text="the model's name as the workload targets it")
+    input_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
+                                        label="Dollars per million input tokens")
+    output_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
+                                         label="Dollars per million output tokens")
+
+    class Meta:
+        model = ApiPrice
+        fields = ["provider", "model", "input_per_mtok", "output_per_mtok", "effective_from", "source"]

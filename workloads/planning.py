@@ -1,0 +1,124 @@
+"""Planning: what each strategy would cost per question as a workload's context grows.
+
+The ledger's FLOPs come from the target model's shape and the workload's latest
+engine settings. Device dollars need a measured run: its device seconds per ledger
+FLOP calibrate the conversion, priced at today's GPU price for that device. API
+dollars are tokens at today's API price. This reads the engine's cost ledger, which
+is arithmetic on the model's config; inference only ever runs in workloads.tasks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from engine import ledger
+from engine.attention import AttentionConfig
+from engine.compare import ANSWER_TOKENS, FULL_MODES
+from engine.model.loader import read_config
+from workloads import pricing
+from workloads.models import ComparisonRun, Workload
+from workloads.targets import model_path
+
+LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
+STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
+# The system message, chat template and question around the documents, measured on
+# the sample workload's prompts (about 60 to 80 tokens).
+QUESTION_TOKENS = 80
+
+
+@dataclass(frozen=True)
+class Projection:
+    lengths: list[int]
+    flops: dict[str, list[float]]
+    device_dollars: dict[str, list[float]] | None
+    api_dollars: dict[str, list[float]] | None
+    affordable_up_to: int | None
+    answer: str
+    notes: list[str]
+
+
+def project(workload: Workload) -> Projection:
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
+    cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
+                          group_size=basis.group_size, indexer=basis.indexer)
+    shape = ledger.from_hf_config(read_config(model_path(workload.target_model)), workload.target_model)
+    calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
+    flops = {s: [_flops(shape, cfg, plan) for plan in calls[s]] for s in STRATEGIES}
+    notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
+             f"top-k {cfg.topk}, {cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
+             f"{cfg.group_size}, chunks of {basis.chunk_tokens} tokens with {basis.chunk_overlap} overlap."]
+    if shape.max_positions < LENGTHS[-1]:
+        notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
+                     "for a model of the same shape with a longer context.")
+    device = _device_dollars(workload, run, flops, notes)
+    api = _api_dollars(workload, calls, notes)
+    basis_costs = device or flops
+    affordable = [n for i, n in enumerate(LENGTHS) if basis_costs["full_index_share"][i] <= basis_costs["chunked"][i]]
+    up_to = max(affordable) if affordable else None
+    return Projection(LENGTHS, flops, device, api, up_to, _answer(workload, up_to, basis_costs, device is not None), notes)
+
+
+def _calls(strategy: str, n: int, run: ComparisonRun) -> list[tuple[str, int, int]]:
+    """(attention mode, prompt tokens, count) of the calls one question makes over n tokens of documents."""
+    if strategy in FULL_MODES:
+        return [(FULL_MODES[strategy], n + QUESTION_TOKENS, 1)]
+    step = run.chunk_tokens - run.chunk_overlap
+    chunks = max(1, math.ceil((n - run.chunk_overlap) / step))
+    # Chunks are short: the engine runs their map calls, and the reduce call, with dense attention.
+    return [("dense", run.chunk_tokens + QUESTION_TOKENS, chunks),
+            ("dense", QUESTION_TOKENS + chunks * (ANSWER_TOKENS + 4), 1)]
+
+
+def _flops(shape, cfg: AttentionConfig, plan: list[tuple[str, int, int]]) -> float:
+    return sum(count * ledger.call_costs(shape, cfg.replace(mode=mode), tokens, ANSWER_TOKENS).total_flops
+               for mode, tokens, count in plan)
+
+
+def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str]) -> dict | None:
+    if run is None:
+        notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
+        return None
+    results = [r for r in run.results.all() if not r.refused and r.flops_total > 0]
+    seconds, measured = sum(r.seconds for r in results), sum(r.flops_total for r in results)
+    try:
+        gpu = pricing.gpu_price(workload.organisation, run.device, timezone.localdate())
+    except pricing.PricingError as exc:
+        notes.append(f"No device dollars: {exc}.")
+        return None
+    if not measured:
+        return None
+    per_flop = seconds / measured
+    notes.append(f"Device seconds per FLOP measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
+                 f"over all strategies, priced at ${gpu.per_hour}/h for {gpu.device_class} (from {gpu.effective_from}, "
+                 f"source: {gpu.source}).")
+    return {s: [f * per_flop / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items()}
+
+
+def _api_dollars(workload: Workload, calls: dict, notes: list[str]) -> dict | None:
+    try:
+        api = pricing.api_price(workload.organisation, workload.api_provider, workload.target_model, timezone.localdate())
+    except pricing.PricingError as exc:
+        notes.append(f"No API dollars: {exc}.")
+        return None
+    notes.append(f"API dollars at {api.provider}'s ${api.input_per_mtok} in and ${api.output_per_mtok} out per million "
+                 f"tokens (from {api.effective_from}, source: {api.source}); an API bills tokens, whatever the attention.")
+    per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
+    return {s: [sum(count * (tokens * per_in + ANSWER_TOKENS * per_out) for _, tokens, count in plan) for plan in plans]
+            for s, plans in calls.items()}
+
+
+def _answer(workload: Workload, up_to: int | None, costs: dict, in_dollars: bool) -> str:
+    unit = "device dollars" if in_dollars else "ledger FLOPs (no measured run yet)"
+    ratios = [f / c for f, c in zip(costs["full_index_share"], costs["chunked"])]
+    if up_to is None:
+        return (f"Full-context with Index Share costs more than chunking at every length from 32K to 1M tokens, in "
+                f"{unit}: {ratios[0]:.2g}× chunking at 32K.")
+    if up_to == LENGTHS[-1]:
+        return (f"Full-context with Index Share costs no more than chunking at every length from 32K to 1M tokens, in "
+                f"{unit}: {ratios[-1]:.2g}× chunking at 1M.")
+    return (f"Full-context with Index Share costs no more than chunking up to {up_to // 1024}K tokens of documents per "
+            f"question, in {unit}; past that, chunking is cheaper.")

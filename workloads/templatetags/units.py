@@ -1,0 +1,75 @@
+"""Numbers as people read them: dollars precise enough for tiny CPU costs, FLOPs in engineering units."""
+
+from __future__ import annotations
+
+import math
+
+from django import template
+
+register = template.Library()
+
+_FLOP_UNITS = ("FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP")
+
+
+@register.filter
+def dollars(value: float | None, missing: str = "not priced") -> str:
+    """$1,234.56 for large sums, three significant figures below a dollar ($0.000123); never $0 for None."""
+    if value is None:
+        return missing
+    value = float(value)
+    if value == 0:
+        return "$0"
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    if value >= 1:
+        return f"{sign}${value:,.2f}"
+    decimals = max(2, 2 - math.floor(math.log10(value)))
+    text = f"{value:.{decimals}f}".rstrip("0")
+    if len(text.partition(".")[2]) < 2:
+        text = f"{value:.2f}"
+    return f"{sign}${text}"
+
+
+@register.filter
+def flops(value: float | None) -> str:
+    """1.2e12 -> "1.2 TFLOP": three significant figures and a prefix in steps of a thousand."""
+    if value is None:
+        return "—"
+    value = float(value)
+    if value == 0:
+        return "0 FLOP"
+    step = min(max(int(math.floor(math.log10(abs(value)) / 3)), 0), len(_FLOP_UNITS) - 1)
+    scaled = float(f"{value / 1000 ** step:.3g}")
+    if abs(scaled) >= 1000 and step + 1 < len(_FLOP_UNITS):  # 999.95 rounds up into the next unit
+        step, scaled = step + 1, scaled / 1000
+    number = f"{scaled:.3g}" if abs(scaled) < 1000 else f"{scaled:,.0f}"  # past the last prefix
+    return f"{number} {_FLOP_UNITS[step]}"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """A fraction as a percentage with one decimal where it matters: 2/3 -> "66.7%"."""
+    if value is None:
+        return "—"
+    text = f"{float(value) * 100:.1f}".removesuffix(".0")
+    return f"{text}%"
+
+
+@register.filter
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    value = float(value)
+    if value < 1:
+        return f"{value * 1000:.3g} ms"
+    if value < 120:
+        return f"{value:.3g} s"
+    return f"{value / 60:.3g} min"
+
+
+@register.filter
+def signed(value: float | None, decimals: int = 1) -> str:
+    """A change with its sign: +10.0, -17.5."""
+    if value is None:
+        return "—"
+    return f"{float(value):+.{int(decimals)}f}"

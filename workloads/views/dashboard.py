@@ -1,0 +1,85 @@
+"""The dashboard: the organisation's workloads, the latest comparison of each, and what changed since the one before."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from workloads import access
+from workloads.models import ComparisonRun, StrategyResult, Workload
+
+
+@dataclass(frozen=True)
+class StrategyChange:
+    """One strategy's cost and accuracy in the latest finished comparison next to the one before it."""
+
+    strategy: str
+    now: StrategyResult | None
+    before: StrategyResult | None
+
+    @property
+    def accuracy_points(self) -> float | None:
+        if self.now is None or self.before is None or self.now.accuracy is None or self.before.accuracy is None:
+            return None
+        return (self.now.accuracy - self.before.accuracy) * 100
+
+    @property
+    def cost_percent(self) -> float | None:
+        if self.now is None or self.before is None or self.now.device_dollars is None or not self.before.device_dollars:
+            return None
+        return (self.now.device_dollars / self.before.device_dollars - 1) * 100
+
+
+@dataclass(frozen=True)
+class Summary:
+    workload: Workload
+    latest: ComparisonRun | None  # the latest run in any state
+    compared: ComparisonRun | None  # the latest finished one
+    previous: ComparisonRun | None  # the finished one before it
+    changes: list[StrategyChange]
+    context: list[str]  # what else changed between the two: device, model, versions, prices
+
+
+def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
+    notes = []
+    if now.device != before.device:
+        notes.append(f"device: {before.device or 'unknown'} → {now.device or 'unknown'}")
+    if now.model != before.model:
+        notes.append(f"model: {before.model} → {now.model}")
+    for name in sorted(set(now.versions) | set(before.versions)):
+        if now.versions.get(name) != before.versions.get(name):
+            notes.append(f"{name}: {before.versions.get(name, 'none')} → {now.versions.get(name, 'none')}")
+    if now.gpu_price_id != before.gpu_price_id:
+        notes.append(f"GPU price: {before.gpu_price or 'none'} → {now.gpu_price or 'none'}")
+    if now.api_price_id != before.api_price_id:
+        notes.append(f"API price: {before.api_price or 'none'} → {now.api_price or 'none'}")
+    return notes
+
+
+def _summary(workload: Workload) -> Summary:
+    latest = workload.runs.first()
+    finished = list(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
+                    .select_related("gpu_price", "api_price").prefetch_related("results")[:2])
+    compared = finished[0] if finished else None
+    previous = finished[1] if len(finished) > 1 else None
+    if compared is None:
+        return Summary(workload, latest, None, None, [], [])
+    now = {r.strategy: r for r in compared.results.all()}
+    before = {r.strategy: r for r in previous.results.all()} if previous else {}
+    changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
+    context = _context_changes(compared, previous) if previous else []
+    return Summary(workload, latest, compared, previous, changes, context)
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    organisation = access.organisation_of(request.user)
+    workloads = (Workload.objects.filter(organisation=organisation)
+                 .annotate(n_documents=Count("documents"), n_tokens=Sum("documents__tokens")))
+    return render(request, "workloads/dashboard.html", {
+        "organisation": organisation, "summaries": [_summary(w) for w in workloads],
+    })

@@ -1,0 +1,65 @@
+"""A workload's probes: the questions, with short expected answers, that every strategy is scored on."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from workloads import access
+from workloads.forms import ProbeForm
+from workloads.models import Probe, Workload
+
+
+def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
+    workload = access.workload_for(user, pk)
+    return workload, get_object_or_404(workload.probes, pk=probe_pk)
+
+
+def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done: str) -> HttpResponse:
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, done)
+        return redirect("workload_detail", pk=workload.pk)
+    return render(request, "workloads/probe_form.html", {"workload": workload, "form": form},
+                  status=400 if form.is_bound else 200)
+
+
+@login_required
+def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
+    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
+    return _save_probe(request, workload, form, "Added the probe.")
+
+
+@login_required
+def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
+    workload, probe = _probe_for(request.user, pk, probe_pk)
+    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
+    return _save_probe(request, workload, form, "Saved the probe.")
+
+
+@login_required
+@require_POST
+def probe_delete(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
+    workload, probe = _probe_for(request.user, pk, probe_pk)
+    probe.delete()
+    messages.success(request, "Deleted the probe. Finished comparisons keep their answers to it.")
+    return redirect("workload_detail", pk=workload.pk)
+
+
+@login_required
+@require_POST
+def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
+    from workloads.tasks import generate_probes  # as in workloads.runs: the task module loads only when used
+
+    workload = access.workload_for(request.user, pk)
+    if not workload.documents.exists():
+        messages.error(request, "Upload documents first: probes are generated from them.")
+        return redirect("workload_detail", pk=workload.pk)
+    generate_probes.delay_on_commit(workload.pk)
+    messages.success(request, "Generating probes from the documents: they will appear here shortly.")
+    return redirect("workload_detail", pk=workload.pk)

@@ -1,0 +1,115 @@
+"""Starting a comparison, following it while it runs, and reading what it measured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from workloads import access, charts, exports, pricing, runs
+from workloads.forms import RunForm
+from workloads.models import ComparisonRun, StrategyResult
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One probe's question and expected answer, with each strategy's answer to it (None where it has none)."""
+
+    question: str
+    expected: str
+    kind: str
+    answers: list
+
+
+def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
+    ran = [r for r in results if not r.refused]
+    by_strategy = [{(a.question, a.expected): a for a in r.answers.all()} for r in ran]
+    rows = {}
+    for answers in by_strategy:
+        for key, a in answers.items():
+            rows.setdefault(key, a)
+    return [AnswerRow(q, e, a.kind, [answers.get((q, e)) for answers in by_strategy]) for (q, e), a in rows.items()]
+
+
+@login_required
+def run_create(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    form = RunForm(request.POST) if request.method == "POST" else RunForm()
+    if request.method == "POST" and form.is_valid():
+        try:
+            run = runs.start_run(workload, request.user, form.cleaned_data["strategies"], **form.settings())
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Comparison queued: this page follows it while it runs.")
+            return redirect("run_detail", pk=run.pk)
+    return render(request, "workloads/run_form.html", {"workload": workload, "form": form},
+                  status=400 if form.is_bound else 200)
+
+
+@login_required
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    results = list(run.results.select_related("run").prefetch_related("answers"))
+    ran = [r for r in results if not r.refused]
+    return render(request, "workloads/run_detail.html", {
+        "run": run, "workload": run.workload, "results": results, "ran": ran,
+        "answer_rows": _answer_rows(results),
+        "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
+        "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
+        "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
+        "settings": [(name.replace("_", " "), getattr(run, name)) for name in runs.SETTINGS],
+    })
+
+
+@login_required
+def run_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Polled every 2 s by static/js/status.js while the run page shows a progress bar."""
+    run = access.run_for(request.user, pk)
+    response = JsonResponse({
+        "status": run.status, "finished": run.finished, "progress_done": run.progress_done,
+        "progress_total": run.progress_total, "progress_percent": run.progress_percent,
+        "progress_message": run.progress_message,
+    })
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    if runs.cancel_run(run):
+        messages.success(request, "Cancelled. A running comparison stops at its next step.")
+    else:
+        messages.info(request, "This comparison had already finished, so there was nothing to cancel.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+@require_POST
+def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    if run.status != ComparisonRun.Status.SUCCEEDED:
+        messages.error(request, "Only a finished comparison can be priced.")
+        return redirect("run_detail", pk=run.pk)
+    pricing.price_run(run)
+    if run.pricing_error:
+        messages.error(request, f"Could not price this comparison: {run.pricing_error}")
+    else:
+        messages.success(request, "Priced with the price book entries in force on the run's date.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
+    workload = access.workload_for(request.user, pk)
+    response = HttpResponse(exports.runs_csv(workload.runs.all()), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="workload-{workload.pk}-runs.csv"'
+    return response

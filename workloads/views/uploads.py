@@ -1,0 +1,66 @@
+"""Uploading files to a workload and following their extraction."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig, TooManyFilesSent, ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from workloads import access
+from workloads.models import Upload
+from workloads.uploads import accept_upload
+
+
+def _upload_for(user, pk: int) -> Upload:
+    return get_object_or_404(Upload.objects.select_related("workload"), pk=pk,
+                             workload__organisation=access.organisation_of(user))
+
+
+def _refused(request: HttpRequest, workload, errors: list[str]) -> HttpResponse:
+    return render(request, "workloads/upload_form.html", {"workload": workload, "errors": errors}, status=400)
+
+
+@login_required
+def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    if request.method != "POST":
+        return render(request, "workloads/upload_form.html", {"workload": workload})
+    # Django parses the body on first access and refuses some requests itself; answer those readably.
+    try:
+        files = request.FILES.getlist("files")
+    except TooManyFilesSent:
+        return _refused(request, workload, [f"That is too many files at once: send at most {settings.UPLOAD_MAX_FILES}, "
+                                            "or put them in a ZIP archive."])
+    except RequestDataTooBig:
+        return _refused(request, workload, ["That request is too large: send fewer or smaller files."])
+    try:
+        upload = accept_upload(workload, request.user, files)
+    except ValidationError as exc:
+        return _refused(request, workload, exc.messages)
+    messages.success(request, f"Received {len(files)} file{'s' if len(files) != 1 else ''}: extracting the text now.")
+    return redirect("upload_detail", pk=upload.pk)
+
+
+@login_required
+def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    upload = _upload_for(request.user, pk)
+    files = upload.files.defer("data")
+    return render(request, "workloads/upload_detail.html", {
+        "upload": upload, "workload": upload.workload, "files": files, "n_files": len(files),
+        "items": upload.items.all(),
+    })
+
+
+@login_required
+def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
+    upload = _upload_for(request.user, pk)
+    total = upload.files.count()
+    response = JsonResponse({
+        "status": upload.status, "finished": upload.finished, "progress_done": upload.files_done,
+        "progress_total": total, "progress_message": f"{upload.files_done} of {total} files extracted",
+    })
+    response["Cache-Control"] = "no-store"
+    return response

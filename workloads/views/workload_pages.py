@@ -1,0 +1,73 @@
+"""Creating, editing and showing a workload: its documents, probes, runs and charts over time."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from workloads import access, charts
+from workloads.forms import ProbeForm, RunForm, WorkloadForm
+
+RECENT_UPLOADS = 5
+
+
+def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, context: dict) -> HttpResponse:
+    """Save a valid form, or show it again with its errors (a race on the name included)."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                workload = form.save()
+        except IntegrityError:  # another request took the name between the check and the save
+            form.add_error("name", "Your organisation already has a workload with this name.")
+        else:
+            messages.success(request, f"Saved the workload {workload.name}.")
+            return redirect("workload_detail", pk=workload.pk)
+    return render(request, template, {**context, "form": form}, status=400 if form.is_bound else 200)
+
+
+@login_required
+def workload_create(request: HttpRequest) -> HttpResponse:
+    organisation = access.organisation_of(request.user)
+    form = WorkloadForm(request.POST if request.method == "POST" else None, organisation=organisation)
+    return _save_workload(request, form, "workloads/workload_form.html", {"workload": None})
+
+
+@login_required
+def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    form = WorkloadForm(request.POST if request.method == "POST" else None, instance=workload,
+                        organisation=workload.organisation)
+    return _save_workload(request, form, "workloads/workload_form.html", {"workload": workload})
+
+
+@login_required
+def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    documents = workload.documents.defer("text")
+    return render(request, "workloads/workload_detail.html", {
+        "workload": workload,
+        "documents": documents,
+        "total_tokens": documents.aggregate(total=Sum("tokens"))["total"] or 0,
+        "uploads": workload.uploads.all()[:RECENT_UPLOADS],
+        "probes": workload.probes.all(),
+        "runs": workload.runs.all(),
+        "probe_form": ProbeForm(),
+        "run_form": RunForm(),
+        "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
+                   charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],
+    })
+
+
+@login_required
+@require_POST
+def document_delete(request: HttpRequest, pk: int, document_pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    document = get_object_or_404(workload.documents.defer("text"), pk=document_pk)
+    document.delete()
+    messages.success(request, f"Deleted the document {document.name}. Finished comparisons keep their results.")
+    return redirect("workload_detail", pk=workload.pk)
