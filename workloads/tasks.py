@@ -14,7 +14,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from workloads import pricing
@@ -145,9 +145,10 @@ def run_comparison(run_pk: int) -> None:
         if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING).exists():
             return  # cancelled just as it finished: keep it cancelled
         store_report(run, report)
-        run.status, run.finished_at = Status.SUCCEEDED, timezone.now()
-        run.progress_done = run.progress_total
-        run.save()
+        run.save(update_fields=["report", "device"])
+        ComparisonRun.objects.filter(pk=run_pk).update(
+            status=Status.SUCCEEDED, finished_at=timezone.now(), progress_done=F("progress_total"))
+    run.refresh_from_db()
     pricing.price_run(run)
 
 

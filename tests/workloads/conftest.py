@@ -66,3 +66,24 @@ def probe(workload):
 def alice_client(client, alice):
     client.force_login(alice)
     return client
+
+
+@pytest.fixture
+def celery_worker(transactional_db, tmp_path):
+    """A real Celery worker process on both queues, reading the test database through the real Redis."""
+    import redis
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.workloads.live import database_url, start, stop, wait_for, worker_argv
+
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no stale message may claim a new row's primary key
+    log = tmp_path / "worker.log"
+    process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
+                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key")
+    try:
+        wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start")
+        assert process.poll() is None, log.read_text()
+        yield log
+    finally:
+        stop(process)
