@@ -172,9 +172,11 @@ def planning(projection) -> Chart:
     if projection.device_dollars is not None or projection.api_dollars is not None:
         fig = _figure("context length (tokens)", "dollars per question")
         fig.update_yaxes(tickprefix="$")
-        for label, series, dash in (("device", projection.device_dollars, "solid"), ("API", projection.api_dollars, "dot")):
+        lines = (("device", projection.device_dollars, "solid"), ("API", projection.api_dollars, "dot"))
+        for label, series, dash in lines:
             for strategy, values in (series or {}).items():
-                fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy} ({label})", mode="lines+markers",
+                fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy} ({label})",
+                                         mode="lines+markers",
                                          line=dict(color=COLOURS.get(strategy, "#444444"), dash=dash)))
         if projection.device_dollars is None:
             notes.append("Device dollars are not shown: there is no measured run to calibrate them, or no GPU price.")
@@ -186,7 +188,8 @@ def planning(projection) -> Chart:
         for strategy, values in projection.flops.items():
             fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=strategy, mode="lines+markers",
                                      line=dict(color=COLOURS.get(strategy, "#444444"))))
-        notes.append("No dollars to show (no calibrating run, no prices in force): the chart shows ledger FLOPs instead.")
+        notes.append("No dollars to show (no calibrating run, no prices in force): "
+                     "the chart shows ledger FLOPs instead.")
     fig.update_xaxes(type="log", exponentformat="SI")
     fig.update_yaxes(type="log", rangemode="normal")
     return _chart(name, title, fig, notes=notes)

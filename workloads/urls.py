@@ -8,7 +8,8 @@ urlpatterns = [
     path("workloads/new/", workload_pages.workload_create, name="workload_create"),
     path("workloads/<int:pk>/", workload_pages.workload_detail, name="workload_detail"),
     path("workloads/<int:pk>/edit/", workload_pages.workload_edit, name="workload_edit"),
-    path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete, name="document_delete"),
+    path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete,
+         name="document_delete"),
     path("workloads/<int:pk>/planning/", planning.planning, name="planning"),
     # Uploads
     path("workloads/<int:pk>/upload/", uploads.upload_create, name="upload_create"),

@@ -7,15 +7,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from workloads import access, charts
-from workloads.planning import project
 
 
 @login_required
 def planning(request: HttpRequest, pk: int) -> HttpResponse:
+    # Imported on first use: workloads.planning reads the engine's ledger, which imports torch and
+    # transformers (about 6 s here), and every other page, and manage.py, should not wait for that.
+    from workloads.planning import project
+
     workload = access.workload_for(request.user, pk)
     projection = project(workload)
-    rows = [(length, {s: values[i] for s, values in (projection.device_dollars or {}).items()},
-             {s: values[i] for s, values in projection.flops.items()})
+    device = projection.device_dollars or {}
+    # One row per context length: each strategy's device dollars (None when not priced) and ledger FLOPs.
+    rows = [(length, [(device[s][i] if s in device else None, values[i]) for s, values in projection.flops.items()])
             for i, length in enumerate(projection.lengths)]
     return render(request, "workloads/planning.html", {
         "workload": workload, "projection": projection, "chart": charts.planning(projection), "rows": rows,

@@ -84,7 +84,8 @@ def api_price_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def reprice_all(request: HttpRequest) -> HttpResponse:
     """Price every succeeded run of the organisation again, with the entries in force on each run's date."""
     organisation = access.organisation_of(request.user)
-    succeeded = (ComparisonRun.objects.filter(workload__organisation=organisation, status=ComparisonRun.Status.SUCCEEDED)
+    succeeded = (ComparisonRun.objects
+                 .filter(workload__organisation=organisation, status=ComparisonRun.Status.SUCCEEDED)
                  .select_related("workload__organisation").order_by("created_at", "pk"))
     failed = []
     for run in succeeded:

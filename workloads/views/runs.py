@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from workloads import access, charts, exports, pricing, runs
@@ -64,20 +65,20 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "settings": [(name.replace("_", " "), getattr(run, name)) for name in runs.SETTINGS],
+        "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
     })
 
 
 @login_required
+@never_cache
 def run_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled every 2 s by static/js/status.js while the run page shows a progress bar."""
     run = access.run_for(request.user, pk)
-    response = JsonResponse({
+    return JsonResponse({
         "status": run.status, "finished": run.finished, "progress_done": run.progress_done,
         "progress_total": run.progress_total, "progress_percent": run.progress_percent,
         "progress_message": run.progress_message,
     })
-    response["Cache-Control"] = "no-store"
-    return response
 
 
 @login_required

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig, TooManyFilesSent, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 
 from workloads import access
 from workloads.models import Upload
@@ -32,7 +33,8 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         files = request.FILES.getlist("files")
     except TooManyFilesSent:
-        return _refused(request, workload, [f"That is too many files at once: send at most {settings.UPLOAD_MAX_FILES}, "
+        limit = settings.UPLOAD_MAX_FILES
+        return _refused(request, workload, [f"That is too many files at once: send at most {limit}, "
                                             "or put them in a ZIP archive."])
     except RequestDataTooBig:
         return _refused(request, workload, ["That request is too large: send fewer or smaller files."])
@@ -55,12 +57,12 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@never_cache
 def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Polled every 2 s by static/js/status.js while the upload page shows a progress bar."""
     upload = _upload_for(request.user, pk)
     total = upload.files.count()
-    response = JsonResponse({
+    return JsonResponse({
         "status": upload.status, "finished": upload.finished, "progress_done": upload.files_done,
         "progress_total": total, "progress_message": f"{upload.files_done} of {total} files extracted",
     })
-    response["Cache-Control"] = "no-store"
-    return response

@@ -1,0 +1,53 @@
+"""Charts plot what was measured and priced; what they leave out, they say, and a missing price is never $0."""
+
+import datetime as dt
+
+from tests.workloads.pages.conftest import make_run, standard_report
+from workloads import charts
+
+
+def _points(chart) -> dict:
+    return {t["name"]: t["y"] for t in chart.figure["data"]}
+
+
+def test_dollar_charts_leave_unpriced_runs_out_with_a_note(workload, probe, prices):
+    march = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC))
+    june = make_run(workload, standard_report(probe, device="NVIDIA L4"),
+                    created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
+
+    cost = charts.cost_over_time(workload)
+    assert cost.element_id == "chart-cost-over-time" and cost.name == "cost-over-time"
+    assert _points(cost) == {"full_index_share": [0.001], "full_dense": [0.002], "chunked": [0.0005]}
+    assert any(f"run {june.pk} of 1 Jun 2026 is left out because it has no dollar figures: no GPU price" in n
+               for n in cost.notes)
+    assert any(f"full_sliding_window was refused in run {march.pk} of 1 Mar 2026: longer than" in n for n in cost.notes)
+
+    unit = charts.unit_cost_over_time(workload)
+    assert _points(unit)["full_dense"] == [0.0005]  # $0.002 over 4 contracts
+    assert unit.title == "Device cost per contract"
+
+    accuracy = charts.accuracy_over_time(workload)  # accuracy needs no price: both runs are there
+    assert _points(accuracy) == {"full_index_share": [100.0, 100.0], "full_dense": [100.0, 100.0],
+                                 "chunked": [0.0, 0.0]}
+
+
+def test_cost_against_quality_marks_the_gated_strategies(workload, probe, prices):
+    run = make_run(workload, standard_report(probe))
+    chart = charts.cost_vs_quality(run)
+    traces = {t["name"]: t for t in chart.figure["data"]}
+    assert traces["quality-gated"]["text"] == ["chunked"] and traces["quality-gated"]["marker"]["symbol"] == "x"
+    assert traces["passes the quality gate"]["text"] == ["full_index_share", "full_dense"]
+    assert traces["passes the quality gate"]["x"] == [0.001, 0.002]
+
+
+def test_an_unpriced_run_has_no_cost_against_quality_chart(workload, probe, prices):
+    run = make_run(workload, standard_report(probe, device="NVIDIA L4"))
+    chart = charts.cost_vs_quality(run)
+    assert chart.figure is None and chart.empty == "No strategy in this comparison has both a price and an accuracy."
+    assert any("no GPU price covers the device" in n for n in chart.notes)
+
+
+def test_an_empty_history_gives_a_sentence_instead_of_a_chart(workload):
+    for chart in (charts.cost_over_time(workload), charts.accuracy_over_time(workload),
+                  charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)):
+        assert chart.figure is None and chart.empty

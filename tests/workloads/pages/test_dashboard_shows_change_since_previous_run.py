@@ -1,0 +1,52 @@
+"""The dashboard shows each workload's latest comparison and what changed since the one before."""
+
+import datetime as dt
+
+from django.urls import reverse
+
+from tests.workloads.conftest import MODEL
+from tests.workloads.pages.conftest import VERSIONS, html, make_run, standard_report
+from workloads.models import Workload
+
+
+def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload, probe, prices, document):
+    march = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
+    june = dt.datetime(2026, 6, 1, tzinfo=dt.UTC)
+    before = make_run(workload, standard_report(probe, index_share_seconds=36, index_share_right=False),
+                      created_at=march)
+    now = make_run(workload, standard_report(probe, index_share_seconds=27, index_share_right=True),
+                   created_at=june, versions={**VERSIONS, "torch": "2.14.0"})
+    Workload.objects.create(organisation=acme, name="Empty one", target_model=MODEL, api_provider="example-api")
+
+    page = html(alice_client.get(reverse("dashboard")))
+    assert "Acme: workloads" in page
+    assert f'<a href="{reverse("run_detail", args=[now.pk])}">run {now.pk}</a> of 1 Jun 2026' in page
+    before_link = f'<a href="{reverse("run_detail", args=[before.pk])}">run {before.pk}</a>'
+    assert f"compared with {before_link} of 1 Mar 2026" in page
+    # full_index_share: from 36 s to 27 s of CPU (-25%), from wrong to right (+100 points).
+    assert ('<th scope="row">full_index_share</th> <td>$0.00075</td> <td>$0.000188</td> <td>100%</td> '
+            "<td>-25.0%</td> <td>+100.0 points</td>") in page
+    assert ('<th scope="row">full_dense</th> <td>$0.002</td> <td>$0.0005</td> <td>100%</td> '
+            "<td>+0.0%</td> <td>+0.0 points</td>") in page
+    assert "refused: longer than the model" in page
+    assert "torch: 2.13.0 → 2.14.0" in page
+    assert "1 document · 1,234 tokens" in page
+    assert "Empty one" in page and "No finished comparison yet." in page
+
+
+def test_the_first_comparison_has_nothing_to_compare_with(alice_client, workload, probe, prices):
+    make_run(workload, standard_report(probe))
+    page = html(alice_client.get(reverse("dashboard")))
+    assert "This is the first finished comparison" in page and "Cost change" not in page
+
+
+def test_a_newer_run_in_progress_is_shown_next_to_the_latest_comparison(alice_client, workload, probe, prices):
+    make_run(workload, standard_report(probe))
+    running = make_run(workload, status="running")
+    page = html(alice_client.get(reverse("dashboard")))
+    assert f"Latest run: <a href=\"{reverse('run_detail', args=[running.pk])}\">run {running.pk}</a>" in page
+    assert "status-running" in page
+
+
+def test_an_organisation_without_workloads_is_invited_to_create_one(alice_client):
+    assert "No workloads yet." in html(alice_client.get(reverse("dashboard")))

@@ -1,0 +1,23 @@
+"""Generating probes is a POST that queues the task once the transaction commits, and says they will appear."""
+
+from django.urls import reverse
+
+from tests.workloads.pages.conftest import html
+
+
+def test_generate_probes_queues_the_task(alice_client, workload, document, django_capture_on_commit_callbacks):
+    url = reverse("probes_generate", args=[workload.pk])
+    assert alice_client.get(url).status_code == 405
+    with django_capture_on_commit_callbacks() as callbacks:  # not executed: no worker needed
+        response = alice_client.post(url)
+    assert response.status_code == 302 and response["Location"] == reverse("workload_detail", args=[workload.pk])
+    assert [(c.func.__self__.name, c.args) for c in callbacks] == [("workloads.generate_probes", (workload.pk,))]
+    assert "they will appear here shortly" in html(alice_client.get(response["Location"]))
+
+
+def test_generating_without_documents_asks_for_documents_first(alice_client, workload,
+                                                                django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = alice_client.post(reverse("probes_generate", args=[workload.pk]), follow=True)
+    assert not callbacks
+    assert "Upload documents first: probes are generated from them." in html(response)

@@ -1,0 +1,55 @@
+"""Creating and editing a workload: the name is unique within the organisation, and the form says so."""
+
+from django.urls import reverse
+
+from tests.workloads.conftest import MODEL
+from workloads.models import Workload
+
+FORM = {"name": "Support tickets", "kind": "support", "description": "Last quarter's tickets", "expected_volume": "900",
+        "target_model": MODEL, "api_provider": "example-api"}
+
+
+def test_it_creates_a_workload_and_rejects_a_duplicate_name(alice_client, acme):
+    page = alice_client.get(reverse("workload_create")).content.decode()
+    assert f'<option value="{MODEL}"' in page
+
+    response = alice_client.post(reverse("workload_create"), FORM)
+    workload = Workload.objects.get(name="Support tickets")
+    assert response.status_code == 302 and response["Location"] == reverse("workload_detail", args=[workload.pk])
+    assert (workload.organisation, workload.kind, workload.expected_volume) == (acme, "support", 900)
+
+    response = alice_client.post(reverse("workload_create"), {**FORM, "name": "support TICKETS"})
+    assert response.status_code == 400
+    assert "already has a workload with this name" in response.content.decode()
+    assert Workload.objects.count() == 1
+
+
+def test_another_organisation_may_use_the_same_name(alice_client, charlie_client):
+    assert alice_client.post(reverse("workload_create"), FORM).status_code == 302
+    assert charlie_client.post(reverse("workload_create"), FORM).status_code == 302
+    assert sorted(Workload.objects.values_list("organisation__name", flat=True)) == ["Acme", "Globex"]
+
+
+def test_it_rejects_bad_fields(alice_client, acme):
+    response = alice_client.post(reverse("workload_create"), {**FORM, "name": "  ", "target_model": "gpt-17",
+                                                               "expected_volume": "-3", "kind": "poems"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "This field is required" in page
+    assert "Select a valid choice. gpt-17 is not one of the available choices." in page
+    assert "greater than or equal to 0" in page
+    assert not Workload.objects.exists()
+
+
+def test_it_edits_a_workload_but_not_into_another_ones_name(alice_client, workload, acme):
+    Workload.objects.create(organisation=acme, name="Codebase", kind="codebase", target_model=MODEL, api_provider="x")
+    url = reverse("workload_edit", args=[workload.pk])
+    assert 'value="Supplier contracts"' in alice_client.get(url).content.decode()
+
+    response = alice_client.post(url, {**FORM, "name": "Codebase"})
+    assert response.status_code == 400 and "already has a workload with this name" in response.content.decode()
+
+    response = alice_client.post(url, {**FORM, "name": "Supplier contracts", "description": "All of 2026"})
+    assert response.status_code == 302
+    workload.refresh_from_db()
+    assert workload.description == "All of 2026" and workload.name == "Supplier contracts"

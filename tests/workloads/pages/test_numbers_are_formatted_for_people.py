@@ -1,0 +1,26 @@
+"""Dollars keep enough precision for tiny CPU costs; FLOPs read in engineering units."""
+
+import pytest
+
+from workloads.templatetags.units import dollars, flops, percent, signed
+
+
+@pytest.mark.parametrize("value, text", [
+    (None, "not priced"), (0, "$0"), (0.000123, "$0.000123"), (0.00012345, "$0.000123"), (0.05, "$0.05"),
+    (0.1234, "$0.123"), (1234.5, "$1,234.50"), (-0.00123, "-$0.00123"),
+])
+def test_dollars(value, text):
+    assert dollars(value) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    (0, "0 FLOP"), (950, "950 FLOP"), (1.2e12, "1.2 TFLOP"), (6.5e11, "650 GFLOP"), (999.95e9, "1 TFLOP"),
+    (3.4e15, "3.4 PFLOP"), (None, "—"),
+])
+def test_flops(value, text):
+    assert flops(value) == text
+
+
+def test_percent_and_signed_changes():
+    assert (percent(2 / 3), percent(1.0), percent(None)) == ("66.7%", "100%", "—")
+    assert (signed(10), signed(-17.46), signed(None)) == ("+10.0", "-17.5", "—")

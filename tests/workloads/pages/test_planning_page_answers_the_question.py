@@ -1,0 +1,40 @@
+"""The planning page answers when full context becomes affordable, with a chart and how it was computed."""
+
+import json
+import re
+
+from django.urls import reverse
+
+from tests.workloads.pages.conftest import html, make_run, standard_report
+from workloads.planning import project
+
+
+def _figure(page: str) -> dict:
+    match = re.search(r'<script id="chart-planning-data" type="application/json">(.*?)</script>', page)
+    return json.loads(match.group(1))
+
+
+def test_planning_page_answers_the_question(alice_client, workload, probe, prices):
+    make_run(workload, standard_report(probe))
+    projection = project(workload)
+    page = html(alice_client.get(reverse("planning", args=[workload.pk])))
+
+    assert "When does full context become affordable?" in page
+    assert f'<p class="answer" id="planning-answer">{projection.answer}</p>' in page
+    assert 'data-chart="planning"' in page
+    figure = _figure(page)
+    names = [t["name"] for t in figure["data"]]
+    assert "full_index_share (device)" in names and "chunked (API)" in names
+    assert figure["data"][0]["x"] == projection.lengths
+    assert "32,768" in page and "1,048,576" in page
+    for note in projection.notes:
+        assert note.replace("'", "&#x27;") in page
+
+
+def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload):
+    page = html(alice_client.get(reverse("planning", args=[workload.pk])))
+    assert "Device dollars need a measured run" in page
+    assert "No API dollars: no API price for SmolLM2-135M-Instruct from example-api" in page
+    figure = _figure(page)
+    assert [t["name"] for t in figure["data"]] == ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
+    assert "ledger FLOPs instead" in page

@@ -1,0 +1,47 @@
+"""The upload page shows extraction's progress and, per file, what was kept or skipped and why."""
+
+from django.urls import reverse
+
+from workloads.models import Upload, UploadFile, UploadItem
+
+
+def _upload(workload, alice, status, files_done=0):
+    upload = Upload.objects.create(workload=workload, created_by=alice, status=status, files_done=files_done)
+    for name in ("contracts.zip", "notes.txt"):
+        UploadFile.objects.create(upload=upload, name=name, data=b"...", size_bytes=3)
+    return upload
+
+
+def test_a_finished_upload_lists_kept_and_skipped_files_with_reasons(alice_client, alice, workload, document):
+    upload = _upload(workload, alice, Upload.Status.DONE, files_done=2)
+    UploadItem.objects.create(upload=upload, name="contracts/msa.pdf", kept=True, detail="kept: 12 pages", tokens=4321,
+                              document=document)
+    UploadItem.objects.create(upload=upload, name="contracts/logo.png", kept=False, detail="skipped: not a text format")
+    UploadItem.objects.create(upload=upload, name="notes.txt", kept=False,
+                              detail="skipped: a document with this name is already in the workload")
+
+    page = alice_client.get(reverse("upload_detail", args=[upload.pk])).content.decode()
+    assert "<progress" not in page and "status.js" not in page
+    assert "contracts/msa.pdf" in page and "kept: 12 pages" in page and "4,321" in page
+    assert "contracts/logo.png" in page and "skipped: not a text format" in page
+    assert "skipped: a document with this name is already in the workload" in page
+
+
+def test_a_running_upload_shows_its_progress_and_polls_for_more(alice_client, alice, workload):
+    upload = _upload(workload, alice, Upload.Status.RUNNING, files_done=1)
+    page = alice_client.get(reverse("upload_detail", args=[upload.pk])).content.decode()
+    assert '<progress id="progress-bar" max="2" value="1">' in page
+    assert "js/status.js" in page
+
+    status = alice_client.get(reverse("upload_status", args=[upload.pk]))
+    assert status.json() == {"status": "running", "finished": False, "progress_done": 1, "progress_total": 2,
+                             "progress_message": "1 of 2 files extracted"}
+    assert "no-store" in status["Cache-Control"]
+
+
+def test_a_failed_upload_shows_why(alice_client, alice, workload):
+    upload = _upload(workload, alice, Upload.Status.FAILED)
+    Upload.objects.filter(pk=upload.pk).update(error="extraction failed: the archive is encrypted")
+    page = alice_client.get(reverse("upload_detail", args=[upload.pk])).content.decode()
+    assert "extraction failed: the archive is encrypted" in page
+    assert alice_client.get(reverse("upload_status", args=[upload.pk])).json()["finished"] is True
