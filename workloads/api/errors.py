@@ -26,6 +26,11 @@ class ErrorOut(Schema):
     detail: str
 
 
+# Documented on every operation (401 and 403 come from the token check).
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+CONFLICT = {409: ErrorOut}
+
+
 def describe_schema_error(errors: list[dict]) -> str:
     """The first schema error as one line: `name: String should have at most 200 characters`."""
     if not errors:

@@ -5,13 +5,11 @@ from ninja import Router, Status
 from ninja.errors import HttpError
 
 from workloads.access import organisation_of
-from workloads.api.errors import ErrorOut
+from workloads.api.errors import ERRORS
 from workloads.api.schemas import ApiPriceIn, ApiPriceOut, GpuPriceIn, GpuPriceOut
 from workloads.models import ApiPrice, GpuPrice
 
 router = Router(tags=["prices"])
-
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut}
 
 
 def _create(model, organisation, values: dict, key: tuple[str, ...], what: str):

@@ -7,7 +7,7 @@ from ninja.errors import HttpError
 
 from workloads import pricing
 from workloads.access import organisation_of
-from workloads.api.errors import ErrorOut
+from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workloads import workload_of
 from workloads.exports import runs_csv
@@ -15,9 +15,6 @@ from workloads.models import ComparisonRun, GpuPrice, StrategyResult
 from workloads.runs import SETTINGS, cancel_run, start_run
 
 router = Router(tags=["runs"])
-
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
-CONFLICT = {409: ErrorOut}
 
 
 def run_out(run: ComparisonRun) -> dict:
@@ -67,8 +64,9 @@ def run_of(request, pk: int) -> ComparisonRun:
 
 @router.post("/workloads/{workload_id}/runs", response={202: RunDetailOut, **ERRORS},
              summary="Queue a comparison of strategies on the workload's documents and probes as they are now")
-def start(request, workload_id: int, payload: RunIn):
+def start(request, workload_id: int, payload: RunIn | None = None):
     workload = workload_of(request, workload_id)
+    payload = payload if payload is not None else RunIn()  # no body at all: every default
     settings = payload.dict(exclude={"strategies"}, exclude_none=True)
     run = start_run(workload, request.auth, payload.strategies, **settings)
     return Status(202, run_detail_out(run_of(request, run.pk)))

@@ -156,7 +156,8 @@ def _limit(name: str, kind: type, description: str) -> Any:
     """An optional run setting with the bounds the run service enforces (workloads.runs.LIMITS)."""
     low, high = LIMITS[name]
     extra = {"allow_inf_nan": False} if kind is float else {}
-    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}, default: the engine's", **extra)
+    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}; default: the engine's",
+                 **extra)
 
 
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]

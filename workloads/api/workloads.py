@@ -7,8 +7,8 @@ from django.shortcuts import get_object_or_404
 from ninja import File, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
-from workloads.access import organisation_of
-from workloads.api.errors import ErrorOut
+from workloads.access import organisation_of, workload_for
+from workloads.api.errors import ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
@@ -16,8 +16,6 @@ from workloads.models import ComparisonRun, Document, Probe, Upload, Workload
 from workloads.uploads import accept_upload
 
 router = Router(tags=["workloads"])
-
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
 def _count(model, field: str = "workload") -> Subquery:
@@ -48,7 +46,7 @@ def workload_out(w: Workload) -> dict:
 
 def workload_of(request, pk: int) -> Workload:
     """The workload in the token user's organisation; 404 for anyone else's (its existence is not revealed)."""
-    return get_object_or_404(Workload, pk=pk, organisation=organisation_of(request.auth))
+    return workload_for(request.auth, pk)
 
 
 @router.get("/workloads", response={200: list[WorkloadOut], **ERRORS}, summary="List your organisation's workloads")
@@ -87,8 +85,8 @@ def list_documents(request, workload_id: int):
 
 @router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
              summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
-def upload_documents(request, workload_id: int,
-                     files: list[UploadedFile] = File(None, description="documents or archives (.zip, .tar.gz)")):
+def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
+        None, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them")):
     workload = workload_of(request, workload_id)
     upload = accept_upload(workload, request.auth, files or [])
     return Status(202, {"id": upload.pk, "status": upload.status})

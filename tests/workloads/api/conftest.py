@@ -77,7 +77,8 @@ def compare_report(probe, device: str = "cpu") -> dict:
     return {
         "model": MODEL, "device": device, "max_positions": 8192,
         "documents": [{"name": "contract-a.txt", "tokens": 120}], "chunks": 1,
-        "settings": {"chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0, "attention": {}, "answer_tokens": 16},
+        "settings": {"chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0, "attention": {},
+                     "answer_tokens": 16},
         "prices": {"per_device_hour": 0.1, "api_input_per_mtok": 0.1, "api_output_per_mtok": 0.3},
         "strategies": {
             "chunked": _ran("dense", seconds=36.0, tokens_in=1_000_000, accuracy=1.0, gated=False, probe=probe),

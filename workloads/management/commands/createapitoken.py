@@ -27,7 +27,8 @@ class Command(BaseCommand):
         User = get_user_model()
         with transaction.atomic():
             account = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
-            membership = Membership.objects.filter(user=account).select_related("organisation").first() if account else None
+            membership = (Membership.objects.filter(user=account).select_related("organisation").first()
+                          if account else None)
             if membership and membership.organisation.name != org_name:
                 raise CommandError(f"user {username!r} already belongs to the organisation "
                                    f"{membership.organisation.name!r}, not {org_name!r}; a user has one organisation")
