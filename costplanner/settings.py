@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_celery_beat",
+    "ninja",  # serves the API docs page's Swagger UI from static, not a CDN
     "workloads",
 ]
 

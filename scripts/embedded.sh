@@ -22,7 +22,7 @@ $PY manage.py loadsample --user demo --password demo-password ${SAMPLE_STRATEGIE
 WORKER=$!
 .venv/bin/celery -A costplanner beat --loglevel INFO --pidfile= >"$VAR/beat.log" 2>&1 &
 BEAT=$!
-# A worker stops warm: it finishes the call it is in. Ctrl-C again stops it at once.
+# A worker stops warm: it finishes its current job first. Ctrl-C again stops it at once.
 trap 'echo "stopping: the worker finishes its current job first"; kill $WORKER $BEAT 2>/dev/null; wait' EXIT
 
 echo

@@ -27,16 +27,19 @@ def check_broker(app_configs, **kwargs):
 
 @register()
 def check_models(app_configs, **kwargs):
-    from engine.model.loader import read_config
     from workloads.targets import model_path
 
     if not settings.COSTPLANNER_MODELS:
         return [Error("COSTPLANNER_MODELS is empty: no model for workloads to target", id="costplanner.E003")]
+    # The engine's default model (no path) is provisioned by `make`. Other paths are read, which
+    # imports transformers: only then, so that the worker's parent process stays free of torch.
+    paths = {name: model_path(name) for name in settings.COSTPLANNER_MODELS if model_path(name)}
+    if not paths:
+        return []
+    from engine.model.loader import read_config
+
     warnings = []
-    for name in settings.COSTPLANNER_MODELS:
-        path = model_path(name)
-        if path is None:
-            continue  # the engine's default model, provisioned by `make`
+    for name, path in paths.items():
         try:
             read_config(path)
         except EngineError as exc:

@@ -105,9 +105,9 @@ def test_a_new_user_goes_from_upload_to_answers(client, alice, prices, celery_wo
     assert len(seen) > 2  # the progress bar moved while it ran
 
     page = client.get(f"/runs/{run.pk}/").content.decode()
-    assert 'data-chart="flop_breakdown"' in page and "plotly/plotly.min.js" in page
+    assert 'data-chart="flop-breakdown"' in page and "plotly/plotly.min.js" in page
     for answer in run.results.get(strategy="full_index_share").answers.all():
         assert answer.question in page
     assert re.search(r"cpu \(\d+ threads\)", page)  # the device that produced it
     page = client.get(f"/workloads/{workload.pk}/").content.decode()
-    assert 'data-chart="cost_over_time"' in page and 'data-chart="cost_vs_quality"' in page
+    assert 'data-chart="cost-over-time"' in page and 'data-chart="cost-vs-quality"' in page
