@@ -29,3 +29,8 @@ def test_it_refuses_to_start_without_a_secret_key_outside_debug():
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_its_migrations_match_its_models():
+    result = _manage("makemigrations", "--check", "--dry-run", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY="test")
+    assert result.returncode == 0, result.stdout + result.stderr
