@@ -12,6 +12,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from workloads.changes import record_changes
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation
 
 
@@ -49,7 +50,8 @@ def run_date(run: ComparisonRun) -> dt.date:
 
 
 def price_run(run: ComparisonRun) -> None:
-    """(Re-)price every result of a finished run with the entries in force on the run's date."""
+    """(Re-)price every result of a finished run with the entries in force on the run's date,
+    then record what changed since the previous period's run."""
     workload = run.workload
     on = run_date(run)
     with transaction.atomic():
@@ -73,3 +75,4 @@ def price_run(run: ComparisonRun) -> None:
             r.save(update_fields=["device_dollars", "api_dollars"])
         run.priced_at = timezone.now()
         run.save(update_fields=["gpu_price", "api_price", "pricing_error", "priced_at"])
+        record_changes(run)

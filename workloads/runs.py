@@ -34,8 +34,12 @@ def check_settings(strategies: list[str], values: dict) -> None:
         raise ValidationError("chunk overlap must be smaller than the chunk size")
 
 
-def start_run(workload: Workload, user, strategies: list[str] | None = None, **values) -> ComparisonRun:
-    """Queue a comparison with the workload's documents and probes as they are now."""
+def start_run(workload: Workload, user, strategies: list[str] | None = None,
+              trigger: str = ComparisonRun.Trigger.MANUAL, **values) -> ComparisonRun:
+    """Queue a comparison with the workload's documents and probes as they are now.
+
+    A run a user starts also saves its strategies and settings as the ones the schedule uses next.
+    """
     from workloads.tasks import run_comparison
 
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
@@ -54,8 +58,11 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None, **v
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
     with transaction.atomic():
-        run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies,
+        run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
                                            model=workload.target_model, units_of_work=workload.units_of_work(), **values)
+        if trigger == ComparisonRun.Trigger.MANUAL:
+            workload.run_settings = {"strategies": strategies, **values}
+            workload.save(update_fields=["run_settings"])
         run_comparison.delay_on_commit(run.pk)
     return run
 

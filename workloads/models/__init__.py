@@ -2,12 +2,14 @@
 
 from workloads.models.organisations import Membership, Organisation
 from workloads.models.prices import ApiPrice, GpuPrice
-from workloads.models.runs import ComparisonRun, ProbeAnswer, StrategyResult
+from workloads.models.runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
+from workloads.models.schedules import ScheduleEvent
+from workloads.models.summaries import Summary
 from workloads.models.tokens import ApiToken
 from workloads.models.uploads import Upload, UploadFile, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
-    "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
-    "ProbeAnswer", "StrategyResult", "Upload", "UploadFile", "UploadItem", "Workload",
+    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
+    "ProbeAnswer", "ScheduleEvent", "StrategyResult", "Summary", "Upload", "UploadFile", "UploadItem", "Workload",
 ]

@@ -1,5 +1,8 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from workloads.periods import period_of
 
 from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
@@ -33,6 +36,16 @@ class ComparisonRun(models.Model):
     gate_points = models.FloatField(default=5.0)
     units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
 
+    # When it belongs: the schedule period its queue date falls in (in the organisation's time zone),
+    # and whether a user or the schedule started it.
+    class Trigger(models.TextChoices):
+        MANUAL = "manual"
+        SCHEDULED = "scheduled"
+
+    trigger = models.CharField(max_length=10, choices=Trigger.choices, default=Trigger.MANUAL)
+    period = models.CharField(max_length=10, editable=False, help_text='"2027-Q1" for a quarter, "2027-01" for a month')
+    period_start = models.DateField(editable=False, help_text="the first day of the period")
+
     # How it went.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     progress_done = models.PositiveIntegerField(default=0)
@@ -54,11 +67,26 @@ class ComparisonRun(models.Model):
     pricing_error = models.TextField(blank=True)
     priced_at = models.DateTimeField(null=True, blank=True)
 
+    # What changed since the previous period's run, per strategy (see workloads.changes), once priced.
+    previous_run = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    changes = models.JSONField(default=dict, blank=True)
+
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            # The schedule starts one run per period, even if beat fires twice.
+            models.UniqueConstraint(fields=["workload", "period"], condition=models.Q(trigger="scheduled"),
+                                    name="one_scheduled_run_per_period"),
+        ]
 
     def __str__(self) -> str:
         return f"run {self.pk} of {self.workload}"
+
+    def save(self, *args, **kwargs):
+        if not self.period:  # the period of the day it is queued, fixed from then on
+            period = period_of(self.workload, self.created_at or timezone.now())
+            self.period, self.period_start = period.label, period.start
+        super().save(*args, **kwargs)
 
     @property
     def finished(self) -> bool:
@@ -125,3 +153,26 @@ class ProbeAnswer(models.Model):
 
     class Meta:
         ordering = ["pk"]
+
+
+class Alert(models.Model):
+    """Something a manager should know about a run compared with the previous period's run."""
+
+    class Kind(models.TextChoices):
+        COST_UP = "cost_up", "Cost up"
+        ACCURACY_DOWN = "accuracy_down", "Accuracy down"
+        NOW_GATED = "now_gated", "Fell out of the quality gate"
+        NO_LONGER_GATED = "no_longer_gated", "Back inside the quality gate"
+
+    run = models.ForeignKey(ComparisonRun, on_delete=models.CASCADE, related_name="alerts")
+    previous_run = models.ForeignKey(ComparisonRun, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    strategy = models.CharField(max_length=40)
+    message = models.CharField(max_length=500, help_text="one plain sentence with the figures")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "pk"]
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,5 +1,7 @@
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django_celery_beat.models import PeriodicTask
 
 from workloads.models.organisations import Organisation
 
@@ -19,6 +21,24 @@ class Workload(models.Model):
     target_model = models.CharField(max_length=200)
     api_provider = models.CharField(max_length=100, help_text="whose API prices this workload is compared against")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Scheduled comparisons: how often, at which local hour, with which settings, and when to raise alerts.
+    class Schedule(models.TextChoices):
+        QUARTERLY = "quarterly", "Quarterly (1 January, April, July, October)"
+        MONTHLY = "monthly", "Monthly (the first of each month)"
+        OFF = "off", "Off"
+
+    schedule = models.CharField(max_length=10, choices=Schedule.choices, default=Schedule.QUARTERLY)
+    schedule_hour = models.PositiveSmallIntegerField(default=6, validators=[MaxValueValidator(23)],
+                                                     help_text="hour of the day, in the organisation's time zone")
+    run_settings = models.JSONField(default=dict, blank=True,
+                                    help_text="strategies and engine settings a scheduled run uses (the last ones started)")
+    alert_cost_percent = models.FloatField(default=10, validators=[MinValueValidator(0)],
+                                           help_text="alert when a strategy's cost rises by more than this, percent")
+    alert_accuracy_points = models.FloatField(default=5, validators=[MinValueValidator(0), MaxValueValidator(100)],
+                                              help_text="alert when a strategy's accuracy falls by more than this, points")
+    # The beat entry that fires this workload's scheduled comparison (editable in the admin too).
+    periodic_task = models.OneToOneField(PeriodicTask, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="unique_workload_name_per_org")]

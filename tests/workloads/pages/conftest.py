@@ -10,6 +10,7 @@ from django.utils import timezone
 from tests.workloads.conftest import MODEL, PASSWORD
 from workloads import pricing
 from workloads.models import ComparisonRun, Document
+from workloads.periods import period_of
 from workloads.results import store_report
 
 VERSIONS = {"engine": "abc123", "python": "3.11.9", "torch": "2.13.0", "transformers": "5.24.0", "cuda": "none",
@@ -67,8 +68,10 @@ def make_run(workload, the_report: dict | None = None, *, status=ComparisonRun.S
     run = ComparisonRun.objects.create(workload=workload, strategies=strategies, model=MODEL,
                                        units_of_work=fields.pop("units_of_work", 4), status=status,
                                        versions=VERSIONS if versions is None else versions, **fields)
-    if created_at is not None:
-        ComparisonRun.objects.filter(pk=run.pk).update(created_at=created_at)
+    if created_at is not None:  # queued then: in that day's period
+        period = period_of(workload, created_at)
+        ComparisonRun.objects.filter(pk=run.pk).update(created_at=created_at, period=period.label,
+                                                       period_start=period.start)
         run.refresh_from_db()
     if the_report is not None:
         with transaction.atomic():
