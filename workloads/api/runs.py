@@ -53,6 +53,8 @@ def run_detail_out(run: ComparisonRun, answers: bool = False) -> dict:
         "versions": run.versions or {},
         "prices": {"gpu": _price_out(run.gpu_price), "api": _price_out(run.api_price)},
         "results": [_result_out(r, answers) for r in results],
+        "changes": run.changes,
+        "alerts": [{"kind": a.kind, "strategy": a.strategy, "message": a.message} for a in run.alerts.all()],
     }
 
 

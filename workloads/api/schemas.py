@@ -13,7 +13,7 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
 
 from workloads import targets
-from workloads.models import Probe, Workload
+from workloads.models import Alert, Probe, Workload
 from workloads.models.runs import STRATEGIES
 from workloads.runs import LIMITS
 
@@ -291,7 +291,20 @@ class ResultOut(Schema):
     answers: list[AnswerOut] | None = Field(None, description="each probe's answer; only with ?answers=true")
 
 
+class AlertOut(Schema):
+    kind: Literal[tuple(Alert.Kind.values)]  # type: ignore[valid-type]
+    strategy: str
+    message: str = Field(description="one plain sentence with the figures and the periods")
+
+
 class RunDetailOut(RunOut):
     versions: dict[str, Any] = Field(description="versions of what produced the run")
     prices: PricesUsedOut
     results: list[ResultOut]
+    changes: dict[str, Any] = Field(description=(
+        "what changed since the previous period's run, {} when there is none: previous_run, previous_period, unit "
+        "and strategies (those that ran in both) -> cost and unit_cost {previous, current, delta, percent} in device "
+        "dollars (null where unpriced; percent null from 0), accuracy {previous, current, delta_points}, "
+        "gated {previous, current}"))
+    alerts: list[AlertOut] = Field(description="what crossed the workload's alert thresholds since the previous "
+                                               "period's run")

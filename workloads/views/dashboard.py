@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from workloads import access
+from workloads.changes import accuracy_points, percent_change
 from workloads.models import ComparisonRun, StrategyResult, Workload
 
 
@@ -23,15 +24,15 @@ class StrategyChange:
 
     @property
     def accuracy_points(self) -> float | None:
-        if self.now is None or self.before is None or self.now.accuracy is None or self.before.accuracy is None:
+        if self.now is None or self.before is None:
             return None
-        return (self.now.accuracy - self.before.accuracy) * 100
+        return accuracy_points(self.before.accuracy, self.now.accuracy)
 
     @property
     def cost_percent(self) -> float | None:
-        if self.now is None or self.before is None or self.now.device_dollars is None or not self.before.device_dollars:
+        if self.now is None or self.before is None:
             return None
-        return (self.now.device_dollars / self.before.device_dollars - 1) * 100
+        return percent_change(self.before.device_dollars, self.now.device_dollars)
 
 
 @dataclass(frozen=True)
