@@ -1,13 +1,25 @@
 from django import template
 
+from workloads.models import ComparisonRun, Summary
+from workloads.summary import exports
+
 register = template.Library()
 
 
 @register.inclusion_tag("workloads/includes/workload_summary_links.html", takes_context=True)
 def workload_summary_links(context, workload):
-    return {"request": context.get("request"), "workload": workload}
+    """The latest succeeded run's PDF, or the button that exports it."""
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    return {"request": context.get("request"), "workload": workload, "run": run,
+            "done": exports.newest_done(run) if run else None}
 
 
 @register.inclusion_tag("workloads/includes/run_summary_panel.html", takes_context=True)
 def run_summary_panel(context, run):
-    return {"request": context.get("request"), "run": run}
+    summary = exports.newest(run)
+    return {
+        "request": context.get("request"), "run": run, "summary": summary,
+        "done": exports.newest_done(run) if summary else None,
+        "can_export": run.status == ComparisonRun.Status.SUCCEEDED,
+        "pending": summary is not None and summary.status in (Summary.Status.QUEUED, Summary.Status.RUNNING),
+    }

@@ -1,0 +1,51 @@
+"""A workload measured in two quarters on an H200, so its summary has changes, alerts and a history to chart."""
+
+import datetime as dt
+import io
+import os
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from tests.workloads.live import ROOT
+from tests.workloads.pages.conftest import charlie_client, document, make_run, standard_report  # noqa: F401
+from workloads.models import Summary
+
+DEVICE = "NVIDIA H200"
+Q4 = dt.datetime(2026, 11, 2, 9, tzinfo=dt.UTC)
+Q1 = dt.datetime(2027, 2, 1, 9, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def last_quarter(workload, probe, prices):
+    """2026-Q4: Index Share took 30 s, and was right."""
+    return make_run(workload, standard_report(probe, DEVICE, index_share_seconds=30.0), created_at=Q4)
+
+
+@pytest.fixture
+def this_quarter(workload, probe, prices, last_quarter):
+    """2027-Q1: Index Share took 36 s (20% more than in Q4) and was right; chunked is gated."""
+    return make_run(workload, standard_report(probe, DEVICE, index_share_seconds=36.0), created_at=Q1)
+
+
+@pytest.fixture
+def artefacts() -> Path:
+    """Where page images are kept for a person to look at (git-ignored var/, or TEST_ARTEFACTS)."""
+    folder = Path(os.environ.get("TEST_ARTEFACTS") or ROOT / "var" / "test-artefacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def pdf_text(pdf: bytes) -> str:
+    """All pages' text, runs of whitespace collapsed (lines wrap wherever the layout puts them)."""
+    document = pdfium.PdfDocument(io.BytesIO(pdf))
+    try:
+        return " ".join(" ".join(page.get_textpage().get_text_range() for page in document).split())
+    finally:
+        document.close()
+
+
+def done_summary(run, pdf: bytes = b"%PDF-1.7 test", pages: int = 1) -> Summary:
+    """A finished summary row, as the task leaves it, for tests of what is served."""
+    return Summary.objects.create(run=run, status=Summary.Status.DONE, pdf=pdf, pages=pages)

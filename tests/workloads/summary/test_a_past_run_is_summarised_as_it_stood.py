@@ -1,0 +1,36 @@
+"""Exporting an older run again shows its own period, prices and history, not what came after it."""
+
+import pytest
+
+from tests.workloads.summary.conftest import make_run, standard_report
+from workloads.models import ComparisonRun
+from workloads.summary.content import SummaryError, gather
+from workloads.summary.render import render_html
+
+
+def test_last_quarters_summary_ends_its_history_at_its_own_run(last_quarter, this_quarter):
+    content = gather(last_quarter)
+
+    assert content.history == [last_quarter]
+    assert {r.run_id for r in content.history_results} == {last_quarter.pk}
+    assert content.previous_run is None and content.alerts == []
+    assert [row.previous_unit_cost for row in content.strategies] == [None] * len(content.strategies)
+    assert gather(this_quarter).history == [last_quarter, this_quarter]
+
+
+def test_user_text_is_escaped_in_the_summary(workload, probe, prices):
+    workload.name = '<script>alert("x")</script>'
+    workload.save()
+    run = make_run(workload, standard_report(probe, "NVIDIA H200"))
+
+    html = render_html(run)
+
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+
+
+def test_only_a_succeeded_run_can_be_summarised(workload, probe, prices):
+    run = make_run(workload, None, status=ComparisonRun.Status.FAILED)
+
+    with pytest.raises(SummaryError, match=f"run {run.pk} is failed: only a succeeded run can be summarised"):
+        gather(run)

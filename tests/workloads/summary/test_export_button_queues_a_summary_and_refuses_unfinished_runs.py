@@ -1,0 +1,37 @@
+"""POST runs/<pk>/summary/ makes a queued Summary and queues its task on commit; only a succeeded run may."""
+
+from django.urls import reverse
+
+from tests.workloads.pages.conftest import html
+from tests.workloads.summary.conftest import make_run
+from workloads.models import ComparisonRun, Summary
+
+
+def test_it_queues_a_summary_and_returns_to_the_run_page(alice_client, alice, this_quarter,
+                                                          django_capture_on_commit_callbacks):
+    url = reverse("summary_create", args=[this_quarter.pk])
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = alice_client.post(url)
+
+    assert response.status_code == 302 and response["Location"] == reverse("run_detail", args=[this_quarter.pk])
+    summary = Summary.objects.get(run=this_quarter)
+    assert (summary.status, summary.requested_by, summary.pdf, summary.pages) == (Summary.Status.QUEUED, alice, None, 0)
+    assert len(callbacks) == 1  # the task is sent once the row is committed, never before
+
+
+def test_exporting_again_makes_a_new_summary(alice_client, this_quarter):
+    url = reverse("summary_create", args=[this_quarter.pk])
+    alice_client.post(url)
+    alice_client.post(url)
+
+    assert this_quarter.summaries.count() == 2
+
+
+def test_a_run_that_did_not_succeed_is_refused_with_a_message(alice_client, workload):
+    run = make_run(workload, status=ComparisonRun.Status.RUNNING)
+
+    response = alice_client.post(reverse("summary_create", args=[run.pk]), follow=True)
+
+    assert f"run {run.pk} is running: only a succeeded run has a summary to export" in html(response)
+    assert not Summary.objects.exists()

@@ -1,0 +1,102 @@
+"""Full context against chunking per unit of work, in one sentence that says when it cannot or should not be trusted."""
+
+from tests.workloads.pages.conftest import answer, report, strategy
+from tests.workloads.summary.conftest import DEVICE, make_run, standard_report
+from workloads.models import Workload
+from workloads.summary.decision import decision
+
+REFUSED = "longer than the model's 8192 positions"
+
+
+def _ran(probe, mode: str, seconds: float, right: bool, gated: bool = False) -> dict:
+    return strategy(mode, seconds=seconds, accuracy=1.0 if right else 0.0, gated=gated,
+                    answers=[answer(probe, "90 days" if right else "30 days", right)])
+
+
+def test_dearer_and_more_accurate_full_context_says_the_ratio_and_the_points(workload, probe, prices):
+    run = make_run(workload, standard_report(probe, DEVICE, index_share_seconds=36.0))
+
+    assert decision(run) == (
+        "Full context with Index Share costs 2.0× chunking per contract and answers 100 points more of your "
+        "questions correctly; chunking is quality-gated (more than 5 points below the best accuracy), so its "
+        "savings do not count.")
+
+
+def test_cheaper_full_context_says_how_much_less_it_costs(workload, probe, prices):
+    run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 27.0, True),
+                                     "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
+
+    assert decision(run) == ("Full context with Index Share costs 25% less than chunking per contract and answers "
+                             "as many of your questions correctly.")
+
+
+def test_less_accurate_full_context_says_fewer_and_that_it_is_gated(workload, probe, prices):
+    run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 36.0, False, gated=True),
+                                     "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
+
+    assert decision(run) == (
+        "Full context with Index Share costs about the same as chunking per contract and answers 100 points fewer "
+        "of your questions correctly; full context with Index Share is quality-gated (more than 5 points below "
+        "the best accuracy), so its savings do not count.")
+
+
+def test_it_speaks_in_the_workloads_own_unit(acme, probe, prices):
+    for kind, unit in ((Workload.Kind.SUPPORT, "ticket"), (Workload.Kind.CODEBASE, "thousand lines"),
+                       (Workload.Kind.OTHER, "document")):
+        workload = Workload.objects.create(organisation=acme, name=f"A {kind} workload", kind=kind,
+                                           target_model=probe.workload.target_model, api_provider="example-api")
+        run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 72.0, True),
+                                         "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
+
+        assert decision(run).startswith(f"Full context with Index Share costs 2.0× chunking per {unit} and ")
+
+
+def test_an_unpriced_run_compares_device_seconds_and_says_so(workload, probe):
+    run = make_run(workload, standard_report(probe, "cpu", index_share_seconds=45.0))  # no price book at all
+
+    sentence = decision(run)
+
+    assert sentence.startswith("Full context with Index Share takes 2.5× chunking's device time per contract and "
+                               "answers 100 points more of your questions correctly; costs compare measured device "
+                               "seconds, as the run has no dollar figures (no GPU price covers the device 'cpu'")
+    assert run.pricing_error in sentence
+
+
+def test_without_index_share_it_takes_the_best_full_context_strategy_and_says_why(workload, probe, prices):
+    run = make_run(workload, report({
+        "full_index_share": {"mode": "index_share", "refused": REFUSED},
+        "full_naive_sparse": _ran(probe, "naive_sparse", 54.0, False, gated=True),
+        "full_dense": _ran(probe, "dense", 72.0, True),
+        "chunked": _ran(probe, "dense", 36.0, True),
+    }, DEVICE))
+
+    assert decision(run) == (
+        "Full context with dense attention costs 2.0× chunking per contract and answers as many of your questions "
+        f"correctly; Index Share was refused ({REFUSED}).")
+
+
+def test_a_run_without_index_share_says_it_was_not_measured(workload, probe, prices):
+    run = make_run(workload, report({"full_dense": _ran(probe, "dense", 72.0, True),
+                                     "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
+
+    assert decision(run).endswith("; Index Share was not measured in this run.")
+
+
+def test_when_every_full_context_strategy_was_refused_it_says_so_and_gives_chunkings_cost(workload, probe, prices):
+    run = make_run(workload, report({"full_index_share": {"mode": "index_share", "refused": REFUSED},
+                                     "full_dense": {"mode": "dense", "refused": REFUSED},
+                                     "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
+
+    assert decision(run) == (f"Full context with Index Share was refused in this run ({REFUSED}), so only chunking "
+                             "was measured: chunking costs $0.00875 per contract.")
+
+
+def test_a_refused_or_missing_chunked_side_is_named(workload, probe, prices):
+    refused = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 36.0, True),
+                                         "chunked": {"mode": "dense", "refused": "chunks of 16 tokens cannot fit"}},
+                                        DEVICE))
+    missing = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 36.0, True)}, DEVICE))
+
+    assert decision(refused) == ("Chunking was refused in this run (chunks of 16 tokens cannot fit), so full context "
+                                 "cannot be compared with it.")
+    assert decision(missing).startswith("This run did not measure chunking")

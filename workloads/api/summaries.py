@@ -1,0 +1,39 @@
+"""The manager's PDF summary of a run: queue an export, download the newest finished one."""
+
+from django.core.exceptions import ValidationError
+from ninja import Router, Schema, Status
+from ninja.errors import HttpError
+
+from workloads.api.errors import CONFLICT, ERRORS
+from workloads.api.runs import run_of
+from workloads.summary import exports
+
+router = Router(tags=["summaries"])
+
+
+class SummaryOut(Schema):
+    id: int
+    status: str
+
+
+@router.post("/runs/{run_id}/summary", response={202: SummaryOut, **ERRORS, **CONFLICT},
+             summary="Queue a PDF summary of a succeeded run (409 for any other run); each call makes a new one")
+def create(request, run_id: int):
+    run = run_of(request, run_id)
+    try:
+        summary = exports.request_summary(run, request.auth)
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from None
+    return Status(202, {"id": summary.pk, "status": summary.status})
+
+
+@router.get("/runs/{run_id}/summary.pdf", response={200: None, **ERRORS},
+            summary="The run's newest finished PDF summary (404 until one is done)",
+            openapi_extra={"responses": {200: {"description": "The PDF summary",
+                                               "content": {"application/pdf": {"schema": {"type": "string",
+                                                                                          "format": "binary"}}}}}})
+def download(request, run_id: int):
+    summary = exports.newest_done(run_of(request, run_id))
+    if summary is None:
+        raise HttpError(404, f"run {run_id} has no finished PDF summary yet: POST /api/runs/{run_id}/summary first")
+    return exports.download(summary)

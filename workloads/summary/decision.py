@@ -1,0 +1,109 @@
+"""The decision in one sentence: does full context pay off against chunking for this workload?
+
+Full context means Index Share when it ran, otherwise the best full-context strategy that did.
+Cost is compared per unit of work (contract, ticket, thousand lines) at the run's prices; an
+unpriced run is compared on measured device seconds instead, and says so. Accuracy is compared
+in percentage points of the workload's own probes. A sentence never hides a refused strategy or
+a quality gate.
+"""
+
+from __future__ import annotations
+
+from workloads.changes import strategy_name
+from workloads.models import ComparisonRun, StrategyResult
+from workloads.templatetags.units import dollars, seconds
+
+INDEX_SHARE = "full_index_share"
+CHUNKED = "chunked"
+
+
+def full_context_choice(results: dict[str, StrategyResult]) -> StrategyResult | None:
+    """Index Share if it ran; else the full-context strategy inside the gate, most accurate, then cheapest."""
+    ran = [r for name, r in results.items() if name.startswith("full_") and not r.refused]
+    if not ran:
+        return None
+    index_share = results.get(INDEX_SHARE)
+    if index_share is not None and not index_share.refused:
+        return index_share
+    return min(ran, key=lambda r: (r.gated, -(r.accuracy or 0), r.seconds))
+
+
+def decision(run: ComparisonRun) -> str:
+    results = {r.strategy: r for r in run.results.select_related("run")}
+    unit = run.workload.unit
+    chunked = results.get(CHUNKED)
+    full = full_context_choice(results)
+    if chunked is None:
+        return ("This run did not measure chunking, so full context has nothing to be compared with: "
+                "start a comparison that includes chunked.")
+    if chunked.refused:
+        return f"Chunking was refused in this run ({chunked.refused}), so full context cannot be compared with it."
+    if full is None:
+        refused = [r for name, r in results.items() if name.startswith("full_") and r.refused]
+        if refused:
+            first = results.get(INDEX_SHARE) or refused[0]
+            return (f"{strategy_name(first.strategy)} was refused in this run ({first.refused}), so only chunking "
+                    f"was measured: chunking costs {_unit_cost(chunked, unit)}.")
+        return ("This run measured no full-context strategy, so chunking has nothing to be compared with: "
+                "start a comparison that includes full_index_share.")
+    sentence = (f"{strategy_name(full.strategy)} {_cost_clause(full, chunked, unit)} and "
+                f"{_accuracy_clause(full, chunked)}")
+    return sentence + _caveats(run, results, full, chunked) + "."
+
+
+def _unit_cost(result: StrategyResult, unit: str) -> str:
+    if result.unit_device_dollars is not None:
+        return f"{dollars(result.unit_device_dollars)} per {unit}"
+    units = result.run.units_of_work
+    return f"{seconds(result.seconds / units if units else None)} of device time per {unit}"
+
+
+def _ratio_clause(ratio: float, verb: str, what: str, unit: str) -> str:
+    """For example: costs 1.4× chunking per contract; costs 35% less than chunking per contract."""
+    if ratio >= 1:
+        figure = f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}"
+        if figure == "1.0":
+            return f"{verb} about the same as {what} per {unit}"
+        return f"{verb} {figure}× {what} per {unit}"
+    less = round((1 - ratio) * 100)
+    if less == 0:
+        return f"{verb} about the same as {what} per {unit}"
+    return f"{verb} {less}% less than {what} per {unit}"
+
+
+def _cost_clause(full: StrategyResult, chunked: StrategyResult, unit: str) -> str:
+    if full.device_dollars is not None and chunked.device_dollars:
+        # Both are divided by the same units of work, so the ratio per unit is the ratio of the totals.
+        return _ratio_clause(full.device_dollars / chunked.device_dollars, "costs", "chunking", unit)
+    if chunked.seconds > 0:
+        return _ratio_clause(full.seconds / chunked.seconds, "takes", "chunking's device time", unit)
+    return "has no measured cost to set against chunking's"
+
+
+def _accuracy_clause(full: StrategyResult, chunked: StrategyResult) -> str:
+    points = round(((full.accuracy or 0) - (chunked.accuracy or 0)) * 100)
+    if points == 0:
+        return "answers as many of your questions correctly"
+    word = "point" if abs(points) == 1 else "points"
+    return f"answers {abs(points)} {word} {'more' if points > 0 else 'fewer'} of your questions correctly"
+
+
+def _caveats(run: ComparisonRun, results: dict, full: StrategyResult, chunked: StrategyResult) -> str:
+    notes = []
+    if full.device_dollars is None or not chunked.device_dollars:
+        why = run.pricing_error or "the run has not been priced yet"
+        notes.append(f"costs compare measured device seconds, as the run has no dollar figures ({why})")
+    index_share = results.get(INDEX_SHARE)
+    if full.strategy != INDEX_SHARE:
+        notes.append(f"Index Share was refused ({index_share.refused})" if index_share is not None
+                     else "Index Share was not measured in this run")
+    gated = [name for name, r in ((_lower(strategy_name(full.strategy)), full), ("chunking", chunked)) if r.gated]
+    if gated:
+        below = f"more than {run.gate_points:g} points below the best accuracy"
+        notes.append(f"{gated[0]} is quality-gated ({below}), so its savings do not count" if len(gated) == 1
+                     else f"both are quality-gated ({below})")
+    return "; " + "; ".join(notes) if notes else ""
+
+
+def _lower(name: str) -> str:
+    return name[:1].lower() + name[1:]
