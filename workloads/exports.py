@@ -1,15 +1,21 @@
-"""Runs as CSV: one row per run and strategy, for spreadsheets. Shared by the API and the HTML pages."""
+"""Runs as CSV (one row per run and strategy, for spreadsheets) and as JSON (everything a run holds).
+
+Shared by the API and the HTML pages, so that both download the same bytes.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable
 from typing import IO
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 
-from workloads.models import ComparisonRun, StrategyResult
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, StrategyResult, Workload
+from workloads.runs import SETTINGS
 
 COLUMNS = [
     "run_id", "created_at", "status", "workload", "device", "model", "units_of_work", "strategy", "mode", "refused",
@@ -78,3 +84,94 @@ def runs_csv(runs: Iterable[ComparisonRun]) -> str:
     out = io.StringIO()
     write_runs_csv(out, runs)
     return out.getvalue()
+
+
+def run_csv(run: ComparisonRun) -> str:
+    """One run as CSV: the runs CSV's columns, one row per strategy."""
+    return runs_csv(ComparisonRun.objects.filter(pk=run.pk))
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _number(value) -> float | None:
+    # Prices are Decimals in the database; a JSON reader wants numbers, not strings.
+    return float(value) if value is not None else None
+
+
+def _gpu_price(entry: GpuPrice | None) -> dict | None:
+    if entry is None:
+        return None
+    return {"id": entry.pk, "device_class": entry.device_class, "per_hour": _number(entry.per_hour),
+            "effective_from": _iso(entry.effective_from), "source": entry.source}
+
+
+def _api_price(entry: ApiPrice | None) -> dict | None:
+    if entry is None:
+        return None
+    return {"id": entry.pk, "provider": entry.provider, "model": entry.model,
+            "input_per_mtok": _number(entry.input_per_mtok), "output_per_mtok": _number(entry.output_per_mtok),
+            "effective_from": _iso(entry.effective_from), "source": entry.source}
+
+
+def _result_record(result: StrategyResult, answers: bool) -> dict:
+    record = _result_cells(result)
+    if answers:
+        record["answers"] = [{"probe_id": a.probe_id, "question": a.question, "expected": a.expected, "kind": a.kind,
+                              "output": a.output, "correct": a.correct} for a in result.answers.all()]
+    return record
+
+
+def run_record(run: ComparisonRun, *, answers: bool) -> dict:
+    """Everything the run holds, as JSON-ready values: ISO dates, numbers, and None where it was not priced."""
+    return {
+        "id": run.pk, "workload_id": run.workload_id, "trigger": run.trigger, "period": run.period,
+        "period_start": _iso(run.period_start), "status": run.status, "error": run.error,
+        "created_by": run.created_by.get_username() if run.created_by else None,
+        "created_at": _iso(run.created_at), "started_at": _iso(run.started_at),
+        "finished_at": _iso(run.finished_at), "priced_at": _iso(run.priced_at),
+        "device": run.device, "model": run.model, "versions": run.versions,
+        "strategies": run.strategies, "settings": {name: getattr(run, name) for name in SETTINGS},
+        "units_of_work": run.units_of_work,
+        "prices": {"gpu": _gpu_price(run.gpu_price), "api": _api_price(run.api_price)},
+        "pricing_error": run.pricing_error,
+        "results": [_result_record(result, answers) for result in run.results.all()],
+        "previous_run": run.previous_run_id, "changes": run.changes,
+        "alerts": [{"kind": a.kind, "strategy": a.strategy, "message": a.message, "previous_run": a.previous_run_id}
+                   for a in run.alerts.all()],
+    }
+
+
+def workload_record(workload: Workload) -> dict:
+    return {
+        "id": workload.pk, "organisation": workload.organisation.name, "name": workload.name, "kind": workload.kind,
+        "unit": workload.unit, "description": workload.description, "expected_volume": workload.expected_volume,
+        "target_model": workload.target_model, "api_provider": workload.api_provider,
+        "schedule": workload.schedule, "created_at": _iso(workload.created_at),
+    }
+
+
+def _for_export(runs: QuerySet, answers: bool) -> QuerySet:
+    return runs.select_related("workload__organisation", "created_by", "gpu_price", "api_price").prefetch_related(
+        "results__answers" if answers else "results", "alerts")
+
+
+def run_json(run: ComparisonRun) -> str:
+    """The run with its workload, every strategy's results and every probe's answer."""
+    run = _for_export(ComparisonRun.objects.filter(pk=run.pk), answers=True).get()
+    return json.dumps({"workload": workload_record(run.workload), "run": run_record(run, answers=True)}, indent=2)
+
+
+def history_json(workload: Workload) -> str:
+    """The workload and every run of it, oldest first, in run_json's shape less the probe answers."""
+    runs = _for_export(workload.runs.order_by("created_at", "pk"), answers=False)
+    return json.dumps({"workload": workload_record(workload), "runs": [run_record(r, answers=False) for r in runs]},
+                      indent=2)
+
+
+def download(text: str, content_type: str, filename: str) -> HttpResponse:
+    """The text as a file to save, not a page to show."""
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

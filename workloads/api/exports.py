@@ -1,0 +1,49 @@
+"""Downloads: a run, and a workload's history, as CSV and JSON files (the same bytes as the pages give)."""
+
+from ninja import Router
+
+from workloads import exports
+from workloads.api.errors import ERRORS
+from workloads.api.runs import export_runs, run_of
+from workloads.api.workloads import workload_of
+
+router = Router(tags=["exports"])
+
+
+def _file(content_type: str, description: str) -> dict:
+    # These return files, not a schema: say so in the OpenAPI document.
+    return {"responses": {200: {"description": description,
+                                "content": {content_type: {"schema": {"type": "string"}}}}}}
+
+
+@router.get("/runs/{run_id}/export.csv", response={200: None, **ERRORS},
+            summary="A run as CSV: the runs CSV's columns, one row per strategy",
+            openapi_extra=_file("text/csv", "CSV, one row per strategy"))
+def run_csv(request, run_id: int):
+    run = run_of(request, run_id)
+    return exports.download(exports.run_csv(run), "text/csv", f"run-{run.pk}.csv")
+
+
+@router.get("/runs/{run_id}/export.json", response={200: None, **ERRORS},
+            summary="A run as JSON: its workload, settings, prices used, each strategy's results with unit costs, "
+                    "each probe's answers, the changes since the previous period and the alerts",
+            openapi_extra=_file("application/json", "JSON: {workload, run}"))
+def run_json(request, run_id: int):
+    run = run_of(request, run_id)
+    return exports.download(exports.run_json(run), "application/json", f"run-{run.pk}.json")
+
+
+@router.get("/workloads/{workload_id}/history.json", response={200: None, **ERRORS},
+            summary="A workload's history as JSON: the workload and every run, oldest first, without probe answers",
+            openapi_extra=_file("application/json", "JSON: {workload, runs}"))
+def history_json(request, workload_id: int):
+    workload = workload_of(request, workload_id)
+    return exports.download(exports.history_json(workload), "application/json",
+                            f"workload-{workload.pk}-history.json")
+
+
+# The history as CSV is the runs CSV; this path names it alongside history.json.
+router.add_api_operation("/workloads/{workload_id}/history.csv", ["GET"], export_runs, response={200: None, **ERRORS},
+                         operation_id="workload_history_csv",
+                         summary="A workload's history as CSV: the runs CSV, one row per run and strategy",
+                         openapi_extra=_file("text/csv", "CSV, one row per run × strategy"))

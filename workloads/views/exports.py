@@ -1,0 +1,27 @@
+"""Downloads of a run, and of a workload's history, as CSV and JSON files for the logged-in user.
+
+A workload's history as CSV is the runs CSV (views.runs.runs_csv), served at history.csv too.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+
+from workloads import access, exports
+
+
+@login_required
+def run_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    return exports.download(exports.run_csv(run), "text/csv", f"run-{run.pk}.csv")
+
+
+@login_required
+def run_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    return exports.download(exports.run_json(run), "application/json", f"run-{run.pk}.json")
+
+
+@login_required
+def workload_history_json(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    return exports.download(exports.history_json(workload), "application/json", f"workload-{workload.pk}-history.json")
