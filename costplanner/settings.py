@@ -16,6 +16,12 @@ env = environ.Env()
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key" if DEBUG else environ.Env.NOTSET)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])  # e.g. https://costplanner.example.com
+# Behind a TLS-terminating proxy: trust its X-Forwarded-Proto, and keep cookies and browsers on HTTPS.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("TRUST_X_FORWARDED_PROTO", default=False) else None
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -31,6 +37,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files from gunicorn itself, before any view
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -72,7 +79,18 @@ LOGOUT_REDIRECT_URL = "login"
 STATIC_URL = "static/"
 # plotly.js comes from the plotly package's own copy, served as static: never a CDN.
 STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# The images collect static files at build time with STATIC_MANIFEST on: WhiteNoise then serves them
+# compressed, under hashed names, cached for ever. Without it (runserver, tests) nothing is collected:
+# WhiteNoise finds each file in the app folders when asked.
+STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=False)
+if STATIC_MANIFEST:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+else:
+    WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = True
 
 LOGGING = {
     "version": 1,
