@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from workloads import models
 
-for model in (models.Organisation, models.Membership, models.Workload, models.Probe, models.GpuPrice, models.ApiPrice):
+for model in (models.Organisation, models.Membership, models.Probe, models.GpuPrice, models.ApiPrice):
     admin.site.register(model)
 
 
@@ -16,3 +16,29 @@ class ComparisonRunAdmin(admin.ModelAdmin):
 class DocumentAdmin(admin.ModelAdmin):
     list_display = ("name", "workload", "tokens", "lines")
     exclude = ("text",)
+
+
+@admin.register(models.Workload)
+class WorkloadAdmin(admin.ModelAdmin):
+    # Saving here resyncs the beat entry (workloads.signals); the entry itself is editable under Periodic tasks.
+    list_display = ("name", "organisation", "schedule", "schedule_hour", "alert_cost_percent", "alert_accuracy_points",
+                    "periodic_task")
+    list_filter = ("schedule",)
+    readonly_fields = ("periodic_task",)
+
+
+@admin.register(models.ScheduleEvent)
+class ScheduleEventAdmin(admin.ModelAdmin):
+    """What each firing did: a record, so nobody edits it here."""
+
+    list_display = ("workload", "period", "fired_at", "outcome", "reason", "run")
+    list_filter = ("outcome",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -6,3 +6,4 @@ class WorkloadsConfig(AppConfig):
 
     def ready(self) -> None:
         from workloads import checks  # noqa: F401  (registers the system checks)
+        from workloads import signals  # noqa: F401  (keeps beat entries in step with schedules)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django import forms
 
 from workloads import runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
+from workloads.models.organisations import validate_timezone
 from workloads.models.runs import STRATEGIES
 from workloads.targets import model_names
 
@@ -133,3 +136,29 @@ class ApiPriceForm(_PriceForm):
     class Meta:
         model = ApiPrice
         fields = ["provider", "model", "input_per_mtok", "output_per_mtok", "effective_from", "source"]
+
+
+class ScheduleForm(forms.ModelForm):
+    """When a workload's scheduled comparison fires, and how big a change raises an alert."""
+
+    schedule_hour = forms.IntegerField(min_value=0, max_value=23, label="Hour",
+                                       help_text="hour of the day, 0 to 23, in the organisation's time zone")
+    alert_cost_percent = forms.FloatField(min_value=0, max_value=10_000, label="Cost alert, percent",
+                                          help_text="alert when a strategy's cost rises by more than this")
+    alert_accuracy_points = forms.FloatField(min_value=0, max_value=100, label="Accuracy alert, points",
+                                             help_text="alert when a strategy's accuracy falls by more than this")
+
+    class Meta:
+        model = Workload
+        fields = ["schedule", "schedule_hour", "alert_cost_percent", "alert_accuracy_points"]
+
+
+class OrganisationForm(forms.ModelForm):
+    # A select of the IANA names; the validator still refuses anything else posted.
+    timezone = forms.CharField(max_length=64, validators=[validate_timezone], label="Time zone",
+                               widget=forms.Select(choices=[(z, z) for z in sorted(zoneinfo.available_timezones())]),
+                               help_text="scheduled comparisons fire at local hours, and quarters start on local dates")
+
+    class Meta:
+        model = Organisation
+        fields = ["timezone"]

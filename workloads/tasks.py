@@ -17,9 +17,9 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
-from workloads import pricing
+from workloads import pricing, schedules
 from workloads.extraction import Limits, extract_file
-from workloads.models import ComparisonRun, Document, Probe, Upload, UploadItem
+from workloads.models import ComparisonRun, Document, Probe, Summary, Upload, UploadItem, Workload
 from workloads.results import store_report
 from workloads.targets import model_path
 
@@ -191,3 +191,42 @@ def _progress(run_pk: int):
 def _fail(run_pk: int, error: str) -> None:
     ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING).update(
         status=Status.FAILED, error=error, finished_at=timezone.now())
+
+
+@shared_task(name="workloads.scheduled_comparison")
+def scheduled_comparison(workload_pk: int) -> None:
+    """Beat's firing of a workload's schedule: queue this period's run, or record why it queued none."""
+    workload = Workload.objects.select_related("organisation").filter(pk=workload_pk).first()
+    if workload is None:
+        log.info("workload %s is gone: its schedule fired once more before its entry was deleted", workload_pk)
+        return
+    event = schedules.fire(workload, timezone.now())
+    log.info("schedule of workload %s for %s: %s %s", workload_pk, event.period, event.outcome, event.reason)
+
+
+@shared_task(name="workloads.export_summary")
+def export_summary(summary_pk: int) -> None:
+    """Render a run's PDF summary and keep it on its Summary row."""
+    # Imported here: the summary's projection reads the engine's ledger (torch), which a worker loads on first use.
+    from workloads.summary.content import SummaryError
+    from workloads.summary.render import render_summary
+
+    if not Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(status=Summary.Status.RUNNING):
+        log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
+        return
+    summary = Summary.objects.select_related("run").get(pk=summary_pk)
+    try:
+        pdf, pages = render_summary(summary.run)
+    except SummaryError as exc:
+        _fail_summary(summary_pk, str(exc))
+        return
+    except Exception as exc:
+        log.exception("summary %s failed", summary_pk)
+        _fail_summary(summary_pk, f"internal error: {exc}")
+        raise
+    Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.DONE, pdf=pdf, pages=pages,
+                                                 finished_at=timezone.now())
+
+
+def _fail_summary(summary_pk: int, error: str) -> None:
+    Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.FAILED, error=error, finished_at=timezone.now())

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from workloads.views import dashboard, planning, prices, probes, runs, uploads, workload_pages
+from workloads.views import (dashboard, exports, planning, prices, probes, runs, schedules, summaries, uploads,
+                             workload_pages)
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -11,6 +12,9 @@ urlpatterns = [
     path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete,
          name="document_delete"),
     path("workloads/<int:pk>/planning/", planning.planning, name="planning"),
+    # Schedules: when a workload's comparison fires, in the organisation's time zone
+    path("workloads/<int:pk>/schedule/", schedules.schedule_edit, name="schedule_edit"),
+    path("organisation/", schedules.organisation_edit, name="organisation_edit"),
     # Uploads
     path("workloads/<int:pk>/upload/", uploads.upload_create, name="upload_create"),
     path("uploads/<int:pk>/", uploads.upload_detail, name="upload_detail"),
@@ -27,6 +31,15 @@ urlpatterns = [
     path("runs/<int:pk>/status.json", runs.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", runs.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/reprice/", runs.run_reprice, name="run_reprice"),
+    # The manager's PDF summary: export (again), follow the export, download the newest
+    path("runs/<int:pk>/summary/", summaries.summary_create, name="summary_create"),
+    path("runs/<int:pk>/summary.pdf", summaries.summary_download, name="summary_download"),
+    path("runs/<int:pk>/summary/status.json", summaries.summary_status, name="summary_status"),
+    # Exports: a run, and a workload's history (its CSV is the runs CSV above), as CSV and JSON files
+    path("runs/<int:pk>/export.csv", exports.run_export_csv, name="run_export_csv"),
+    path("runs/<int:pk>/export.json", exports.run_export_json, name="run_export_json"),
+    path("workloads/<int:pk>/history.csv", runs.runs_csv, name="workload_history_csv"),
+    path("workloads/<int:pk>/history.json", exports.workload_history_json, name="workload_history_json"),
     # The price book
     path("prices/", prices.price_book, name="price_book"),
     path("prices/gpu/new/", prices.gpu_price_create, name="gpu_price_create"),

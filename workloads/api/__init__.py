@@ -4,8 +4,10 @@ from ninja import NinjaAPI
 
 from workloads.api import errors
 from workloads.api.auth import TokenAuth
+from workloads.api.exports import router as exports_router
 from workloads.api.prices import router as prices_router
 from workloads.api.runs import router as runs_router
+from workloads.api.summaries import router as summaries_router
 from workloads.api.workloads import router as workloads_router
 
 DESCRIPTION = """Compare chunked and full-context inference on your own documents.
@@ -25,4 +27,6 @@ api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openap
 errors.install(api)
 api.add_router("", workloads_router)
 api.add_router("", runs_router)
+api.add_router("", summaries_router)
 api.add_router("", prices_router)
+api.add_router("", exports_router)

@@ -11,6 +11,12 @@ PATHS = {
     "/api/runs/{run_id}": {"get"},
     "/api/runs/{run_id}/cancel": {"post"},
     "/api/runs/{run_id}/reprice": {"post"},
+    "/api/runs/{run_id}/summary": {"post"},
+    "/api/runs/{run_id}/summary.pdf": {"get"},
+    "/api/runs/{run_id}/export.csv": {"get"},
+    "/api/runs/{run_id}/export.json": {"get"},
+    "/api/workloads/{workload_id}/history.csv": {"get"},
+    "/api/workloads/{workload_id}/history.json": {"get"},
     "/api/prices/gpu": {"get", "post"},
     "/api/prices/api": {"get", "post"},
 }

@@ -1,0 +1,30 @@
+"""Keep each workload's beat entry in step with its schedule and its organisation's time zone."""
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from workloads import schedules
+from workloads.models import Organisation, Workload
+
+
+@receiver(post_save, sender=Workload, dispatch_uid="workload_schedule_sync")
+def workload_saved(sender, instance: Workload, update_fields=None, **kwargs) -> None:
+    # start_run saves only run_settings on every manual run: the schedule has not changed.
+    if update_fields is not None and set(update_fields) == {"run_settings"}:
+        return
+    schedules.sync_schedule(instance)
+
+
+@receiver(post_save, sender=Organisation, dispatch_uid="organisation_schedule_sync")
+def organisation_saved(sender, instance: Organisation, update_fields=None, **kwargs) -> None:
+    # Its workloads fire at local hours: a new time zone moves every one of their entries.
+    if update_fields is not None and "timezone" not in update_fields:
+        return
+    for workload in instance.workloads.select_related("periodic_task"):
+        workload.organisation = instance
+        schedules.sync_schedule(workload)
+
+
+@receiver(post_delete, sender=Workload, dispatch_uid="workload_schedule_delete")
+def workload_deleted(sender, instance: Workload, **kwargs) -> None:
+    schedules.delete_schedule(instance)

@@ -1,0 +1,36 @@
+"""A workload's schedule and alert thresholds, and the organisation's time zone that its hours are in."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from workloads import access
+from workloads.forms import OrganisationForm, ScheduleForm
+
+
+@login_required
+def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    form = ScheduleForm(request.POST if request.method == "POST" else None, instance=workload)
+    if request.method == "POST" and form.is_valid():
+        # Only the form's columns: a run started meanwhile may have saved new run settings.
+        form.save(commit=False).save(update_fields=ScheduleForm.Meta.fields)
+        messages.success(request, "Saved the schedule.")
+        return redirect("workload_detail", pk=workload.pk)
+    return render(request, "workloads/schedule_form.html", {"workload": workload, "form": form},
+                  status=400 if form.is_bound else 200)
+
+
+@login_required
+def organisation_edit(request: HttpRequest) -> HttpResponse:
+    organisation = access.organisation_of(request.user)
+    form = OrganisationForm(request.POST if request.method == "POST" else None, instance=organisation)
+    if request.method == "POST" and form.is_valid():
+        form.save(commit=False).save(update_fields=OrganisationForm.Meta.fields)
+        messages.success(request, f"Saved: {organisation.name}'s schedules now fire in {organisation.timezone}.")
+        return redirect("organisation_edit")
+    return render(request, "workloads/organisation_form.html", {"organisation": organisation, "form": form},
+                  status=400 if form.is_bound else 200)
