@@ -21,6 +21,7 @@ from workloads import pricing, schedules
 from workloads.extraction import Limits, extract_file
 from workloads.models import ComparisonRun, Document, Probe, Summary, Upload, UploadItem, Workload
 from workloads.results import store_report
+from workloads.summary.exports import request_summary
 from workloads.targets import model_path
 
 log = logging.getLogger(__name__)
@@ -150,6 +151,8 @@ def run_comparison(run_pk: int) -> None:
             status=Status.SUCCEEDED, finished_at=timezone.now(), progress_done=F("progress_total"))
     run.refresh_from_db()
     pricing.price_run(run)
+    if run.trigger == ComparisonRun.Trigger.SCHEDULED:  # the quarter's PDF is waiting for the manager
+        request_summary(run, None)
 
 
 def _compare(run: ComparisonRun) -> dict:

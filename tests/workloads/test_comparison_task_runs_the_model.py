@@ -31,6 +31,7 @@ def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, dj
     run.refresh_from_db()
 
     assert run.status == ComparisonRun.Status.SUCCEEDED, run.error
+    assert not run.summaries.exists()  # only scheduled runs export a PDF by themselves
     assert run.device.startswith("cpu") and run.versions["torch"] and run.versions["transformers"]
     assert run.progress_done == run.progress_total > 0
     results = {r.strategy: r for r in run.results.all()}

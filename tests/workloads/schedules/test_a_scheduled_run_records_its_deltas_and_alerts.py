@@ -1,4 +1,5 @@
-"""A scheduled run of the real model is compared with the previous period's run: its Δs and alerts follow its rows."""
+"""A scheduled run of the real model is compared with the previous period's run: its Δs and alerts follow its rows,
+and its PDF summary is queued."""
 
 import datetime as dt
 
@@ -7,7 +8,7 @@ from django.utils import timezone
 
 from tests.workloads.pages.conftest import answer, make_run, report, strategy
 from tests.workloads.test_comparison_task_runs_the_model import CONTRACT
-from workloads.models import Alert, ComparisonRun, Document, Probe
+from workloads.models import Alert, ComparisonRun, Document, Probe, Summary
 from workloads.tasks import run_comparison, scheduled_comparison
 
 pytestmark = pytest.mark.model
@@ -57,10 +58,13 @@ def test_a_scheduled_run_records_its_deltas_and_alerts(ready_workload, previous,
     assert len(callbacks) == 1
     run = ComparisonRun.objects.get(trigger=ComparisonRun.Trigger.SCHEDULED)
     assert run.period != previous.period
-    run_comparison(run.pk)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        run_comparison(run.pk)
     run.refresh_from_db()
 
     assert run.status == ComparisonRun.Status.SUCCEEDED, run.error
+    # The manager's PDF for the period is queued as soon as the scheduled run is priced.
+    assert [s.status for s in run.summaries.all()] == [Summary.Status.QUEUED] and len(callbacks) == 1
     assert run.previous_run == previous
     assert (run.changes["previous_run"], run.changes["previous_period"], run.changes["unit"]) == (
         previous.pk, previous.period, "contract")
