@@ -32,7 +32,7 @@ def test_it_keeps_sinks_window_and_a_fixed_count_of_globals():
     chosen = set(index[0, 0, qb].tolist())
     window = set(range(qb - CFG.window_blocks + 1, qb + 1))
     assert {0} | window <= chosen
-    topk = set(torch.nonzero(picked[0, 0, qb]).flatten().tolist())
+    topk = {i for i in picked[0, 0, qb].tolist() if i >= 0}
     globals_ = chosen - {0} - window - topk
     assert len(globals_) == CFG.global_blocks
     assert len(topk) == CFG.topk_blocks
@@ -61,3 +61,28 @@ def test_sliding_window_mode_keeps_only_sinks_and_window():
     assert picked is None
     last = layout.n_q_blocks - 1
     assert sorted(i for i in index[0, 0, last].tolist() if i >= 0) == [0, *range(last - 3, last + 1)]
+
+
+def _selection_from_masks(cfg, layout, scores):
+    """The selection written from its definition with dense [NQB, NKB] masks: the oracle."""
+    qb = layout.q_blocks("cpu")[:, None]
+    kb = torch.arange(layout.n_k_blocks)[None, :]
+    forced = ((kb < cfg.sink_blocks) | (kb > qb - cfg.window_blocks)) & (kb <= qb)
+    span = (qb - cfg.window_blocks + 1 - cfg.sink_blocks).clamp(min=0)
+    for i in range(cfg.global_blocks):
+        at = torch.where(span > cfg.global_blocks, cfg.sink_blocks + (i * span) // cfg.global_blocks, cfg.sink_blocks + i)
+        forced |= (kb == at) & (i < span)
+    eligible = (kb <= qb) & ~forced
+    values, idx = scores.masked_fill(~eligible, float("-inf")).topk(min(cfg.topk_blocks, layout.n_k_blocks), dim=-1)
+    picked = torch.zeros_like(scores, dtype=torch.bool).scatter_(-1, idx, values > float("-inf"))
+    return [sorted(torch.nonzero(row).flatten().tolist()) for row in (picked | forced).flatten(0, 2)]
+
+
+def test_it_selects_what_the_definition_selects_in_full_and_chunked_prefill():
+    torch.manual_seed(1)
+    for q_len, kv_len, cfg in [(1600, 1600, CFG), (300, 1700, CFG), (1, 999, CFG), (500, 500, CFG.replace(sink_blocks=0))]:
+        layout = QueryLayout(q_len=q_len, kv_len=kv_len, block_size=cfg.block_size)
+        scores = torch.randn(1, 2, layout.n_q_blocks, layout.n_k_blocks)
+        expected = _selection_from_masks(cfg, layout, scores)
+        index, _ = block_index(cfg, layout, 1, 2, scores.clone(), torch.device("cpu"))
+        assert [[i for i in row if i >= 0] for row in index.flatten(0, 2).tolist()] == expected
