@@ -32,21 +32,28 @@ from engine.attention.layout import QueryLayout
 _EXACT_CHUNK_ELEMENTS = 1 << 26
 
 
-def pooled_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+def pooled_scores(
+    q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Scores in fp32 (fp64 for fp64 inputs, which is how `engine check` gets its oracle).
+
+    out: optional [B, HKV, NQB, NKB] buffer the scores are copied into (the Triton kernel's signature).
+    """
     b, hq, _, d = q.shape
     hkv = k.shape[1]
     bs = layout.block_size
-    real = layout.real_queries(q.device).to(torch.float32)  # [NQB, BLOCK]
-    q_sum = (layout.pad(q).float() * real[None, None, :, :, None]).sum(3)  # [B, HQ, NQB, D]
+    acc = torch.promote_types(q.dtype, torch.float32)
+    real = layout.real_queries(q.device).to(acc)  # [NQB, BLOCK]
+    q_sum = (layout.pad(q).to(acc) * real[None, None, :, :, None]).sum(3)  # [B, HQ, NQB, D]
     q_mean = q_sum / real.sum(1)[None, None, :, None]
     n_kb = layout.n_k_blocks
-    k_pad = torch.nn.functional.pad(k.float(), (0, 0, 0, n_kb * bs - k.shape[2]))
-    counts = torch.full((n_kb,), float(bs), device=k.device)
+    k_pad = torch.nn.functional.pad(k.to(acc), (0, 0, 0, n_kb * bs - k.shape[2]))
+    counts = torch.full((n_kb,), float(bs), device=k.device, dtype=acc)
     counts[-1] = k.shape[2] - (n_kb - 1) * bs
     k_mean = k_pad.view(b, hkv, n_kb, bs, d).sum(3) / counts[None, None, :, None]  # [B, HKV, NKB, D]
     q_grouped = q_mean.view(b, hkv, hq // hkv, layout.n_q_blocks, d)
-    scores = torch.einsum("bhgqd,bhkd->bhgqk", q_grouped, k_mean)
-    return scores.amax(dim=2)
+    scores = torch.einsum("bhgqd,bhkd->bhgqk", q_grouped, k_mean).amax(dim=2)
+    return scores if out is None else out.copy_(scores)
 
 
 def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:

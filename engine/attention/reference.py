@@ -67,11 +67,13 @@ def block_sparse_attention(
     scale: float,
     block_size: int,
     plan: GatherPlan | None = None,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """One softmax over the union of selected key blocks, causal inside each block.
 
     block_idx: [B, HKV, NQB, S] key block ids per query block (absolute block grid,
     -1 = padding). plan: a GatherPlan already built from the same index, or None.
+    out: [B, HQ, Tq, D] to write the result into, or None.
     Returns [B, HQ, Tq, D] in q's dtype.
 
     Keys are gathered block by block (contiguous copies, not per element), and each
@@ -92,7 +94,7 @@ def block_sparse_attention(
     hi = torch.arange(hkv, device=q.device)[None, :, None, None]
     qp = layout.pad(q).view(b, hkv, group, nqb, block_size, d).transpose(2, 3)  # [B, HKV, NQB, G, BLOCK, D]
     # NaN first: a query block the loop never writes shows up in the tests.
-    out = torch.full((b, hkv, nqb, group, block_size, d), float("nan"), device=q.device, dtype=q.dtype)
+    padded = torch.full((b, hkv, nqb, group, block_size, d), float("nan"), device=q.device, dtype=q.dtype)
     # Small chunks of query blocks, each trimmed to its widest real selection: early
     # blocks have few earlier blocks to attend, and need not pay for the full budget.
     rows = max(1, min(_SPARSE_CHUNK_ROWS, _SPARSE_CHUNK_ELEMENTS // (hq * block_size * s * block_size)))
@@ -107,8 +109,31 @@ def block_sparse_attention(
         mask = plan.allowed[:, :, start:stop, :, :width].reshape(n, 1, block_size, width)
         q_c = qp[:, :, start:stop].reshape(n, group, block_size, d)
         o = F.scaled_dot_product_attention(q_c, k_sel, v_sel, attn_mask=mask, scale=scale, enable_gqa=True)
-        out[:, :, start:stop] = o.view(b, hkv, stop - start, group, block_size, d)
-    return layout.unpad(out.transpose(2, 3).reshape(b, hq, nqb, block_size, d))
+        padded[:, :, start:stop] = o.view(b, hkv, stop - start, group, block_size, d)
+    result = layout.unpad(padded.transpose(2, 3).reshape(b, hq, nqb, block_size, d))
+    return result if out is None else out.copy_(result)
+
+
+def sparse_decode(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    block_idx: torch.Tensor,
+    scale: float,
+    block_size: int,
+    out: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """One new token per sequence against its selected key blocks.
+
+    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D] (the query is position Tk-1);
+    block_idx: [B, HKV, 1, S] key block ids, -1 = padding. out: [B, HQ, 1, D] to
+    write the result into, or None. Returns [B, HQ, 1, D].
+    The reference is the prefill path with one query; the Triton kernel splits the
+    selected blocks over programs and merges their partial softmaxes by log-sum-exp.
+    """
+    if q.shape[2] != 1:
+        raise ValueError(f"decode takes one query per sequence, got {q.shape[2]}")
+    return block_sparse_attention(q, k, v, block_idx, scale, block_size, out=out)
 
 
 def _as_blocks(x: torch.Tensor, layout: QueryLayout) -> torch.Tensor:

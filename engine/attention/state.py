@@ -1,9 +1,10 @@
 """Per-forward attention: dispatch by layer role, carry the shared selection, keep counts.
 
 One `SparseAttention` lives for one generation (or one scoring pass). The model's
-layers call `attend` in order; an `index` layer stores its selection and gather
-plan, and the `reuse` layers of its group read them back within the same forward
-pass.
+layers call `attend` in order; an `index` layer stores its selection (and, for the
+torch reference, its gather plan), and the `reuse` layers of its group read them
+back within the same forward pass. The backend (torch reference or Triton kernels)
+is resolved on the first call, from the device the tensors are on.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass, field
 
 import torch
 
+from engine.attention.backends import AttentionBackend, resolve
 from engine.attention.config import AttentionConfig
 from engine.attention.indexers import SCORERS
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
-from engine.attention.reference import GatherPlan, block_sparse_attention, dense_attention
+from engine.attention.reference import GatherPlan, dense_attention
 from engine.attention.selection import block_index
 
 
@@ -25,8 +27,8 @@ from engine.attention.selection import block_index
 class Selection:
     layout: QueryLayout
     index: torch.Tensor  # [B, HKV, NQB, S]
-    picked: torch.Tensor | None  # [B, HKV, NQB, NKB] the indexer's own top-k, None without an indexer
-    plan: GatherPlan
+    picked: torch.Tensor | None  # [B, HKV, NQB, K] the indexer's own top-k ids (-1 = none), None without an indexer
+    plan: GatherPlan | None  # the torch reference's gather plan, shared by the group; None for the kernels
 
 
 @dataclass
@@ -46,9 +48,16 @@ class SparseAttention:
     cfg: AttentionConfig
     plan: LayerPlan
     measure_overlap: bool = False
+    backend_name: str | None = None  # None: COSTPLANNER_ATTENTION_BACKEND, else auto
     indexer_calls: Counter = field(default_factory=Counter)  # layer -> passes that steer attention
     overlap: dict[int, OverlapTally] = field(default_factory=dict)
     _shared: dict[int, Selection] = field(default_factory=dict)
+    _backend: AttentionBackend | None = None
+
+    def backend(self, device: torch.device) -> AttentionBackend:
+        if self._backend is None:
+            self._backend = resolve(self.backend_name, device, self.cfg.block_size)
+        return self._backend
 
     @property
     def indexer_passes(self) -> int:
@@ -94,21 +103,31 @@ class SparseAttention:
                 raise RuntimeError(f"layer {layer} found no selection from its group leader in this forward pass")
             if self.measure_overlap:
                 self._tally_overlap(layer, q, k, selection)
-        return block_sparse_attention(q, k, v, selection.index, scale, self.cfg.block_size, plan=selection.plan)
+        backend = self.backend(q.device)
+        if layout.q_len == 1:
+            return backend.sparse_decode(q, k, v, selection.index, scale, self.cfg.block_size)
+        return backend.sparse_attention(q, k, v, selection.index, scale, self.cfg.block_size, plan=selection.plan)
 
     def _score(self, layer: int, q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
         self.indexer_calls[layer] += 1
-        return SCORERS[self.cfg.indexer](q, k, layout)
+        return self._scorer(q.device)(q, k, layout)
+
+    def _scorer(self, device: torch.device):
+        # Only the pooled indexer has a kernel; the exact one is the torch reference everywhere.
+        return self.backend(device).pooled_scores if self.cfg.indexer == "pooled" else SCORERS[self.cfg.indexer]
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
-        return Selection(layout, index, picked, GatherPlan.from_index(index, layout))
+        plan = GatherPlan.from_index(index, layout) if self.backend(q.device).uses_gather_plan else None
+        return Selection(layout, index, picked, plan)
 
     def _tally_overlap(self, layer: int, q: torch.Tensor, k: torch.Tensor, shared: Selection) -> None:
         # A diagnostic indexer pass: not counted in indexer_calls, and its cost is
         # left out of timings by running with measure_overlap off.
-        scores = SCORERS[self.cfg.indexer](q, k, shared.layout)
+        scores = self._scorer(q.device)(q, k, shared.layout)
         _, fresh = block_index(self.cfg, shared.layout, q.shape[0], k.shape[1], scores, q.device)
+        real = fresh >= 0
+        covered = (fresh[..., :, None] == shared.picked[..., None, :]).any(-1) & real
         tally = self.overlap.setdefault(layer, OverlapTally())
-        tally.covered += int((fresh & shared.picked).sum())
-        tally.fresh += int(fresh.sum())
+        tally.covered += int(covered.sum())
+        tally.fresh += int(real.sum())

@@ -1,0 +1,111 @@
+"""Attention backends: the torch reference runs everywhere, Triton kernels run on CUDA.
+
+A backend is the three hot functions of sparse attention, each with the signature
+and shape docstring of its torch reference:
+  sparse_attention  block-sparse attention over a block index (prefill, chunked prefill)
+  sparse_decode     one query token per sequence against its selected blocks
+  pooled_scores     the pooled indexer's block scores
+
+`resolve` picks one lazily: nothing here imports Triton or touches CUDA at import
+time, because a Celery worker forks after importing its tasks. `auto` means Triton
+on a CUDA tensor (when Triton is installed) and torch otherwise; the environment
+variable COSTPLANNER_ATTENTION_BACKEND overrides it, which is how tests and
+`python -m engine check` run the kernels on the CPU through Triton's interpreter.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from engine.errors import EngineError
+
+BACKENDS = ("auto", "torch", "triton")
+BACKEND_ENV = "COSTPLANNER_ATTENTION_BACKEND"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AttentionBackend:
+    name: str
+    sparse_attention: Callable[..., torch.Tensor]
+    sparse_decode: Callable[..., torch.Tensor]
+    pooled_scores: Callable[..., torch.Tensor]
+    interpreted: bool = False  # Triton kernels run by the interpreter (CPU tensors)
+
+    @property
+    def uses_gather_plan(self) -> bool:
+        """The torch reference reuses one gather plan across a group; the kernels read the index."""
+        return self.name == "torch"
+
+
+def check_name(name: str) -> str:
+    if name not in BACKENDS:
+        raise EngineError(f"unknown attention backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+def triton_installed() -> bool:
+    return importlib.util.find_spec("triton") is not None
+
+
+# The kernels' smallest block: tl.dot needs 16 along every dimension.
+MIN_KERNEL_BLOCK = 16
+
+
+def resolve(name: str | None, device: torch.device, block_size: int | None = None) -> AttentionBackend:
+    """The backend for tensors on `device`. name None reads COSTPLANNER_ATTENTION_BACKEND, then `auto`.
+
+    `auto` keeps the torch reference for blocks smaller than the kernels take.
+    """
+    name = check_name(name or os.environ.get(BACKEND_ENV) or "auto")
+    if name == "auto":
+        kernel_fits = block_size is None or block_size >= MIN_KERNEL_BLOCK
+        name = "triton" if device.type == "cuda" and kernel_fits and triton_installed() else "torch"
+    backend = _torch_backend() if name == "torch" else _triton_backend(device)
+    log.info("attention backend: %s%s on %s", backend.name, " (interpreter)" if backend.interpreted else "", device)
+    return backend
+
+
+def _torch_backend() -> AttentionBackend:
+    from engine.attention.indexers import pooled_scores
+    from engine.attention.reference import block_sparse_attention, sparse_decode
+
+    return AttentionBackend("torch", block_sparse_attention, sparse_decode, pooled_scores)
+
+
+def interpret_triton_without_cuda() -> None:
+    """Without CUDA, Triton kernels can only run in Triton's interpreter: switch it on.
+
+    Triton decides when a function is decorated whether it is compiled or interpreted,
+    its own library functions included, and transformers imports Triton early (through
+    torch._dynamo). Entry points (`python -m engine`, the test suite) therefore call
+    this first thing, before anything imports transformers.
+    """
+    if not torch.cuda.is_available():
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
+def _triton_backend(device: torch.device) -> AttentionBackend:
+    if not triton_installed():
+        raise EngineError("the triton attention backend needs the triton package")
+    interpreted = device.type != "cuda"
+    if interpreted and os.environ.get("TRITON_INTERPRET") != "1":
+        if "triton" in sys.modules:
+            raise EngineError(
+                "Triton kernels run on the CPU only in Triton's interpreter, and Triton was loaded "
+                "without it: start the process with TRITON_INTERPRET=1"
+            )
+        os.environ["TRITON_INTERPRET"] = "1"
+    from engine.attention.kernels.pooled_indexer import pooled_scores
+    from engine.attention.kernels.sparse_decode import sparse_decode
+    from engine.attention.kernels.sparse_prefill import block_sparse_attention
+
+    return AttentionBackend("triton", block_sparse_attention, sparse_decode, pooled_scores, interpreted=interpreted)

@@ -1,0 +1,168 @@
+"""Triton pooled indexer: block scores of mean-pooled queries against mean-pooled keys.
+
+Same signature and semantics as engine.attention.indexers.pooled_scores:
+    q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> scores [B, HKV, NQB, NKB] fp32,
+    score(qb, kb) = max over the group's query heads of mean(q of qb) . mean(k of kb),
+and -inf wherever kb comes after the query block (never selectable).
+
+Pooling is one read of q and k in torch (a strided mean per block, no padded copy);
+the scores are a small matmul per (batch, KV head) tiled over (query blocks x key
+blocks) in Triton, so the max over the group never materialises per-head scores
+and tiles wholly after the diagonal cost no dot products.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from engine.attention.kernels.portable import INTERPRETED, autotune_configs
+from engine.attention.layout import QueryLayout
+
+# Pooled query and key tiles, (BQ + BK) x D fp32 values, that fit in registers beside
+# the scores: larger ones spilled in ptxas for sm_90.
+_MAX_TILE_VALUES = 64 * 256
+
+
+@triton.jit
+def _dot_fp32(a, b):
+    """a @ b for fp32 pooled means, in full fp32 ("ieee"): TF32's 10-bit mantissa would
+    miss the fp32 bound, and the work is too small for tensor cores to matter."""
+    return tl.dot(a, b, input_precision="ieee")
+
+
+def _keep(configs, named_args, **kwargs):
+    """Drop tiles whose pooled queries and keys together would spill registers (D=256)."""
+    return [c for c in configs if (c.kwargs["BQ"] + c.kwargs["BK"]) * kwargs["D_PAD"] <= _MAX_TILE_VALUES]
+
+
+# Under the interpreter only the first (smallest tiles) runs.
+_CONFIGS = [
+    triton.Config({"BQ": 32, "BK": 32}, num_warps=4),
+    triton.Config({"BQ": 32, "BK": 64}, num_warps=4),
+    triton.Config({"BQ": 64, "BK": 64}, num_warps=8),
+]
+
+
+@triton.autotune(
+    configs=autotune_configs(_CONFIGS),
+    key=["GROUP", "HEAD_DIM"],
+    prune_configs_by={"early_config_prune": _keep},
+)
+@triton.jit
+def _pooled_scores_kernel(
+    QM, KM, OUT,
+    sqb, sqh, sqn, sqd,
+    skb, skh, skn, skd,
+    sob, soh, soq, sok,
+    n_kv_heads, n_q_blocks, n_k_blocks, first_block,
+    GROUP: tl.constexpr, HEAD_DIM: tl.constexpr, D_PAD: tl.constexpr, BQ: tl.constexpr, BK: tl.constexpr,
+):  # fmt: skip
+    """QM [B, HQ, NQB, D] and KM [B, HKV, NKB, D] fp32 means -> OUT [B, HKV, NQB, NKB]."""
+    pid_k = tl.program_id(0)
+    pid_q = tl.program_id(1)
+    bh = tl.program_id(2)
+    b = (bh // n_kv_heads).to(tl.int64)
+    h = (bh % n_kv_heads).to(tl.int64)
+    qbs = pid_q * BQ + tl.arange(0, BQ)
+    kbs = pid_k * BK + tl.arange(0, BK)
+    cols = tl.arange(0, D_PAD)
+    q_ok = qbs < n_q_blocks
+    k_ok = kbs < n_k_blocks
+    col_ok = cols < HEAD_DIM
+    best = tl.full([BQ, BK], float("-inf"), dtype=tl.float32)
+    # Only tiles reaching the diagonal hold selectable entries; the rest just get -inf.
+    if pid_k * BK <= first_block + pid_q * BQ + BQ - 1:
+        km = tl.load(
+            KM + b * skb + h * skh + kbs[:, None] * skn + cols[None, :] * skd,
+            mask=k_ok[:, None] & col_ok[None, :],
+            other=0.0,
+        )
+        for g in range(GROUP):
+            qm = tl.load(
+                QM + b * sqb + (h * GROUP + g) * sqh + qbs[:, None] * sqn + cols[None, :] * sqd,
+                mask=q_ok[:, None] & col_ok[None, :],
+                other=0.0,
+            )
+            best = tl.maximum(best, _dot_fp32(qm, tl.trans(km)))
+    # Query block qb sits at absolute block first_block + qb; later key blocks are never selectable.
+    causal = kbs[None, :] <= (first_block + qbs)[:, None]
+    tl.store(
+        OUT + b * sob + h * soh + qbs[:, None] * soq + kbs[None, :] * sok,
+        tl.where(causal, best, float("-inf")),
+        mask=q_ok[:, None] & k_ok[None, :],
+    )
+
+
+def _block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
+    """[B, H, T, D] -> [B, H, NB, D] fp32 means over the absolute block grid.
+
+    x's first row sits at absolute position `first`; a partial block at either end
+    averages only the rows it holds. The full blocks in between are a strided view,
+    so nothing is padded or copied before the reduction.
+    """
+    t = x.shape[2]
+    head = min(t, -first % block_size)  # rows that finish a block begun before x
+    body = (t - head) // block_size * block_size
+    parts = []
+    if head:
+        parts.append(x[:, :, :head].mean(2, keepdim=True, dtype=torch.float32))
+    if body:
+        parts.append(x[:, :, head : head + body].unflatten(2, (-1, block_size)).mean(3, dtype=torch.float32))
+    if head + body < t:
+        parts.append(x[:, :, head + body :].mean(2, keepdim=True, dtype=torch.float32))
+    return torch.cat(parts, dim=2) if len(parts) > 1 else parts[0]
+
+
+def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None) -> torch.Tensor:
+    if q.dim() != 4 or k.dim() != 4:
+        raise ValueError(f"q and k must be [B, H, T, D], got {tuple(q.shape)} and {tuple(k.shape)}")
+    b, hq, tq, d = q.shape
+    _, hkv, tk, _ = k.shape
+    if k.shape[0] != b or k.shape[3] != d:
+        raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} disagree on batch or head dim")
+    if hkv == 0 or hq % hkv:
+        raise ValueError(f"{hq} query heads cannot share {hkv} KV heads evenly")
+    if (tq, tk) != (layout.q_len, layout.kv_len):
+        raise ValueError(f"layout is for {layout.q_len} queries and {layout.kv_len} keys, got {tq} and {tk}")
+    if not 0 < tq <= tk:
+        raise ValueError(f"need 1..{tk} queries against {tk} keys, got {tq}")
+    if q.dtype not in (torch.float32, torch.float16, torch.bfloat16) or k.dtype != q.dtype:
+        raise ValueError(f"q and k must share one of fp32, fp16, bf16; got {q.dtype} and {k.dtype}")
+    if not 1 <= d <= 256:
+        raise ValueError(f"head dim must be 1..256, got {d}")
+    shape = (b, hkv, layout.n_q_blocks, layout.n_k_blocks)
+    if out is None:
+        out = torch.empty(shape, device=q.device, dtype=torch.float32)
+    if tuple(out.shape) != shape or out.dtype != torch.float32:
+        raise ValueError(f"out must be {shape} float32, got {tuple(out.shape)} {out.dtype}")
+    if len({t.device for t in (q, k, out)}) != 1:
+        raise ValueError("q, k and out must be on one device")
+    if q.device.type != "cuda" and not INTERPRETED:
+        raise ValueError(f"the Triton kernels need CUDA tensors (or TRITON_INTERPRET=1), got {q.device}")
+    q_mean = _block_means(q, layout.q_offset, layout.block_size)  # [B, HQ, NQB, D]
+    k_mean = _block_means(k, 0, layout.block_size)  # [B, HKV, NKB, D]
+
+    def grid(meta):
+        return triton.cdiv(layout.n_k_blocks, meta["BK"]), triton.cdiv(layout.n_q_blocks, meta["BQ"]), b * hkv
+
+    _pooled_scores_kernel[grid](
+        q_mean, k_mean, out,
+        *q_mean.stride(), *k_mean.stride(), *out.stride(),
+        hkv, layout.n_q_blocks, layout.n_k_blocks, layout.first_block,
+        GROUP=hq // hkv, HEAD_DIM=d, D_PAD=max(16, triton.next_power_of_2(d)),
+    )  # fmt: skip
+    return out
+
+
+def pooled_scores(
+    q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Pooled block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
+
+    score(qb, kb) = max over the query heads sharing a KV head of (mean of qb's real
+    queries) . (mean of kb's keys); -inf where kb is after the query block. Written
+    into `out` when given.
+    """
+    return _launch(q, k, layout, out)
