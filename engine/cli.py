@@ -11,6 +11,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+# The kernel commands keep their flags in their own modules; importing them loads no
+# Triton and touches no device.
+from engine import bench as bench_command
+from engine import check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
 from engine.errors import EngineError
 
@@ -209,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="a real comparison of the attention modes on sample text")
     demo.set_defaults(func=cmd_demo)
+
+    check = sub.add_parser("check", help="compare a backend's attention kernels with a float64 reference")
+    check_command.add_arguments(check)
+    check.set_defaults(func=check_command.run)
+
+    bench = sub.add_parser("bench", help="time dense, sparse, indexer and a layer group on one GPU")
+    bench_command.add_arguments(bench)
+    bench.set_defaults(func=bench_command.run)
     return parser
 
 

@@ -1,0 +1,123 @@
+"""`python -m engine bench` on the CPU: torch backend, the tiny shape, two short lengths, --quick.
+
+The attention budget is shrunk (block 16, window 64, top-k 128: 17 blocks) so that at
+1K and 2K tokens sparse attention skips most of the prefix, as it does at real lengths.
+--dense-max 1K makes the 2K dense figure come from the ledger.
+"""
+
+import argparse
+import json
+import math
+
+import pytest
+import torch
+
+from engine import bench
+from engine.attention.config import AttentionConfig
+from engine.attention.indexers import pooled_scores
+from engine.attention.layout import QueryLayout
+from engine.attention.reference import GatherPlan
+from engine.attention.selection import block_index
+from engine.errors import EngineError
+
+README = "# Benchmarks\n\nWritten by hand.\n\n<!-- bench:start -->\nold table\n<!-- bench:end -->\n\nAlso by hand.\n"
+SMALL_BUDGET = ["--block-size", "16", "--window", "64", "--topk", "128"]
+
+
+def bench_args(folder, *extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    return parser.parse_args([
+        "--device", "cpu", "--backend", "torch", "--shapes", "tiny", "--quick",
+        "--out", str(folder / "bench.json"), "--readme", str(folder / "README.md"), *extra,
+    ])
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bench")
+    (folder / "README.md").write_text(README)
+    assert bench.run(bench_args(folder, "--lengths", "1K,2K", "--dense-max", "1K", *SMALL_BUDGET)) == 0
+    return json.loads((folder / "bench.json").read_text()), (folder / "README.md").read_text()
+
+
+def rows(report):
+    return [row for shape in report["shapes"] for row in shape["lengths"]]
+
+
+def test_it_reports_the_cpu_device_and_a_complete_run(finished):
+    report, _ = finished
+    assert report["device"] == "cpu"
+    assert report["complete"] is True
+    assert [row["tokens"] for row in rows(report)] == [1024, 2048]
+
+
+def test_every_measurement_is_positive_and_finite(finished):
+    report, _ = finished
+    for row in rows(report):
+        for name, record in row["measurements"].items():
+            assert "skipped" not in record, (row["tokens"], name, record)
+            for key in ("ms", "tflops", "flops"):
+                assert math.isfinite(record[key]) and record[key] > 0, (row["tokens"], name, key, record)
+
+
+def test_dense_beyond_dense_max_is_the_ledger_at_the_measured_rate(finished):
+    report, _ = finished
+    short, long = (row["measurements"]["dense"] for row in rows(report))
+    assert short["source"] == "measured"
+    assert long["source"] == "ledger"
+    assert long["tflops"] == short["tflops"]
+
+
+def test_sparse_counts_fewer_useful_flops_than_dense(finished):
+    report, _ = finished
+    for row in rows(report):
+        flops = row["flops"]
+        assert 0 < flops["sparse"] < flops["dense"]
+        assert flops["dense"] == row["ledger"]["dense"]  # the same causal convention as the ledger
+
+
+def test_index_share_needs_fewer_ledger_flops_than_naive_sparse(finished):
+    report, _ = finished
+    for row in rows(report):
+        assert row["ledger"]["index_share_group"] < row["ledger"]["naive_sparse_group"]
+        assert row["flops"]["index_share_group"] < row["flops"]["naive_sparse_group"]
+        assert 0 < row["ledger_check"]["index_share_vs_predicted"]
+
+
+def test_it_rewrites_the_readme_only_between_the_markers(finished):
+    _, readme = finished
+    head, rest = readme.split("<!-- bench:start -->")
+    table, tail = rest.split("<!-- bench:end -->")
+    assert head == "# Benchmarks\n\nWritten by hand.\n\n"
+    assert tail == "\n\nAlso by hand.\n"
+    assert "old table" not in table
+    assert "cpu (" in table and "| 1K |" in table and "(ledger)" in table
+
+
+@pytest.mark.parametrize("tokens", [1000, 1024, 2000])
+def test_useful_flops_count_exactly_the_pairs_the_index_allows(tokens):
+    cfg = AttentionConfig(block_size=16, window=64, topk=128)
+    shape = bench.SHAPES["tiny"]
+    layout = QueryLayout(q_len=tokens, kv_len=tokens, block_size=cfg.block_size)
+    q, k = torch.randn(1, shape.heads, tokens, shape.head_dim), torch.randn(1, shape.kv_heads, tokens, shape.head_dim)
+    index, _ = block_index(cfg, layout, 1, shape.kv_heads, pooled_scores(q, k, layout), "cpu")
+    # Independently: the reference's own mask of allowed (query slot, key) pairs, real queries only.
+    allowed = GatherPlan.from_index(index, layout).allowed & layout.real_queries("cpu")[None, None, :, :, None]
+    per_query_head = int(allowed.sum()) * shape.heads // shape.kv_heads
+    assert bench.useful_sparse_flops(index, layout, shape) == 4 * shape.head_dim * per_query_head
+
+
+@pytest.mark.parametrize("lengths", ["0", "abc", "-4K", "8X", ","])
+def test_it_rejects_lengths_that_are_not_positive_token_counts(tmp_path, lengths):
+    (tmp_path / "README.md").write_text(README)
+    with pytest.raises(EngineError, match="length"):
+        bench.run(bench_args(tmp_path, f"--lengths={lengths}"))
+    assert not (tmp_path / "bench.json").exists()
+
+
+def test_it_rejects_a_readme_without_markers_before_measuring(tmp_path):
+    (tmp_path / "README.md").write_text("# no markers here\n")
+    with pytest.raises(EngineError, match="bench:start"):
+        bench.run(bench_args(tmp_path, "--lengths", "1K"))
+    assert not (tmp_path / "bench.json").exists()
