@@ -1,5 +1,6 @@
 """System checks for configuration that must be right before a job can run (manage.py check)."""
 
+import os
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -46,3 +47,16 @@ def check_models(app_configs, **kwargs):
             warnings.append(Warning(f"model {name!r} cannot be read: {exc}", id="costplanner.W001",
                                     hint="workers with this model path will fail its runs"))
     return warnings
+
+
+@register()
+def check_attention_backend(app_configs, **kwargs):
+    """COSTPLANNER_ATTENTION_BACKEND, read by the engine in the worker: caught here, not mid-run."""
+    from engine.attention.backends import BACKEND_ENV, BACKENDS, triton_installed
+
+    name = os.environ.get(BACKEND_ENV, "auto")
+    if name not in BACKENDS:
+        return [Error(f"{BACKEND_ENV} is {name!r}", id="costplanner.E004", hint=f"use one of {', '.join(BACKENDS)}")]
+    if name == "triton" and not triton_installed():
+        return [Error(f"{BACKEND_ENV} is 'triton' but the triton package is not installed", id="costplanner.E005")]
+    return []

@@ -3,6 +3,7 @@
 import re
 from urllib.parse import urlsplit
 
+from engine.attention.backends import BACKEND_ENV
 from tests.deploy.conftest import (
     APP_SERVICES, ROOT, compose_variables, dockerfile_stages, env_example, image_env, settings_env_reads,
 )
@@ -10,12 +11,13 @@ from tests.deploy.conftest import (
 # Read by something other than settings.py, each named with its reader.
 GUNICORN = {"WEB_CONCURRENCY"}  # gunicorn's own: the web container's process count
 FLOWER = set(re.findall(r"\$\{(\w+)", (ROOT / "deploy" / "flower.sh").read_text()))
+ENGINE = {BACKEND_ENV}  # the engine's attention backend, read in the worker (and checked by manage.py check)
 # Read by settings.py but never set in a container: the filesystem broker of `make run` only.
 EMBEDDED_ONLY = {"CELERY_BROKER_FOLDER"}
 
 
 def test_every_variable_in_env_example_has_a_reader():
-    unread = set(env_example()) - set(settings_env_reads()) - compose_variables() - GUNICORN - FLOWER
+    unread = set(env_example()) - set(settings_env_reads()) - compose_variables() - GUNICORN - FLOWER - ENGINE
     assert not unread, f"nothing reads {sorted(unread)}"
 
 
