@@ -1,4 +1,4 @@
-"""Hierarchical sparse attention with Index Share (torch reference)."""
+"""Hierarchical sparse attention with Index Share: a torch reference, and Triton kernels on CUDA."""
 
 from engine.attention.config import INDEXERS, MODES, AttentionConfig
 from engine.attention.plan import LayerPlan

@@ -28,6 +28,8 @@ from engine.errors import EngineError
 
 BACKENDS = ("auto", "torch", "triton")
 BACKEND_ENV = "COSTPLANNER_ATTENTION_BACKEND"
+# The kernels' smallest block: tl.dot needs 16 along every dimension.
+MIN_KERNEL_BLOCK = 16
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +56,6 @@ def check_name(name: str) -> str:
 
 def triton_installed() -> bool:
     return importlib.util.find_spec("triton") is not None
-
-
-# The kernels' smallest block: tl.dot needs 16 along every dimension.
-MIN_KERNEL_BLOCK = 16
 
 
 def resolve(name: str | None, device: torch.device, block_size: int | None = None) -> AttentionBackend:
