@@ -36,7 +36,7 @@ def _attend_key_tile(
     KEY_TILE: tl.constexpr, HEAD_DIM: tl.constexpr, HEAD_DIM_PAD: tl.constexpr,
 ):
     """Fold one tile of keys into the running softmax of every row. Returns (acc, m, l)."""
-    offs_n = key_start + tl.arange(0, KEY_TILE)
+    offs_n = key_start + tl.arange(0, KEY_TILE)  # absolute key positions
     offs_d = tl.arange(0, HEAD_DIM_PAD)
     k_ok = offs_n < kv_len
     d_ok = offs_d < HEAD_DIM
@@ -106,8 +106,12 @@ def _sparse_prefill_kernel(
 ):
     tile = tl.program_id(0)
     batch_head = tl.program_id(1)
-    b = batch_head // n_kv_heads
-    kv_head = batch_head % n_kv_heads
+    # Bases in int64 scalars: at 1M tokens one head's K is 2^27 elements, and a batch or
+    # the tile's first row times a [B, T, HQ, D] stride passes 2^31. Offsets within a
+    # head (a key position times its stride) and within a tile stay int32: int64 ones
+    # per element spilled registers.
+    b = (batch_head // n_kv_heads).to(tl.int64)
+    kv_head = (batch_head % n_kv_heads).to(tl.int64)
     q_block = tile // (BLOCK_SIZE // TOKENS)  # row of the index: query block relative to the first
     q_offset = kv_len - q_len
     tile_start = ((q_offset // BLOCK_SIZE) + q_block) * BLOCK_SIZE + (tile % (BLOCK_SIZE // TOKENS)) * TOKENS
@@ -119,8 +123,10 @@ def _sparse_prefill_kernel(
     row_ok = (head < group) & (q_pos >= q_offset) & (q_pos < kv_len)
     offs_d = tl.arange(0, HEAD_DIM_PAD)
     d_ok = offs_d < HEAD_DIM
-    q_rows = b * stride_qb + (kv_head * group + head) * stride_qh + (q_pos - q_offset) * stride_qt
-    q = tl.load(Q + q_rows[:, None] + offs_d[None, :], mask=row_ok[:, None] & d_ok[None, :], other=0.0)
+    first = (tile_start - q_offset).to(tl.int64)  # query index of the tile's first token (may be < 0: padding)
+    in_tile = head * stride_qh + (rows % TOKENS) * stride_qt
+    q_tile = Q + b * stride_qb + kv_head * group * stride_qh + first * stride_qt
+    q = tl.load(q_tile + in_tile[:, None] + offs_d[None, :], mask=row_ok[:, None] & d_ok[None, :], other=0.0)
 
     k_base = K + b * stride_kb + kv_head * stride_kh
     v_base = V + b * stride_vb + kv_head * stride_vh
@@ -138,8 +144,10 @@ def _sparse_prefill_kernel(
                     KEY_TILE, HEAD_DIM, HEAD_DIM_PAD,
                 )
     out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]
-    o_rows = b * stride_ob + (kv_head * group + head) * stride_oh + (q_pos - q_offset) * stride_ot
-    tl.store(Out + o_rows[:, None] + offs_d[None, :], out.to(Out.dtype.element_ty), mask=row_ok[:, None] & d_ok[None, :])
+    o_tile = Out + b * stride_ob + kv_head * group * stride_oh + first * stride_ot
+    o_rows = head * stride_oh + (rows % TOKENS) * stride_ot
+    o_ok = row_ok[:, None] & d_ok[None, :]
+    tl.store(o_tile + o_rows[:, None] + offs_d[None, :], out.to(Out.dtype.element_ty), mask=o_ok)
 
 
 def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
@@ -184,6 +192,8 @@ def check_inputs(q, k, v, block_idx, block_size: int, q_len: int | None = None) 
         raise ValueError("q, k, v and the block index must be on one device")
     if q.device.type != "cuda" and not INTERPRETED:
         raise ValueError(f"the Triton kernels need CUDA tensors (or TRITON_INTERPRET=1), got {q.device}")
+    if tk * max(k.stride(2), v.stride(2)) >= 2**31 or (hq // hkv) * q.stride(1) >= 2**31:
+        raise ValueError(f"{tk} keys at these strides pass the kernels' int32 offsets within a head")
     layout = QueryLayout(q_len=tq, kv_len=tk, block_size=block_size)
     if block_idx.dim() != 4 or block_idx.shape[:3] != (b, hkv, layout.n_q_blocks):
         raise ValueError(f"block index {tuple(block_idx.shape)} does not match "
