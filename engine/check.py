@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import torch
 
-from engine.attention.backends import BACKENDS, resolve
+from engine.attention.backends import resolve
+from engine.backend_names import BACKENDS
 from engine.attention.config import AttentionConfig
 from engine.attention.indexers import pooled_scores as reference_scores
 from engine.attention.layout import QueryLayout

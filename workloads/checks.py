@@ -52,7 +52,7 @@ def check_models(app_configs, **kwargs):
 @register()
 def check_attention_backend(app_configs, **kwargs):
     """COSTPLANNER_ATTENTION_BACKEND, read by the engine in the worker: caught here, not mid-run."""
-    from engine.attention.backends import BACKEND_ENV, BACKENDS, triton_installed
+    from engine.backend_names import BACKEND_ENV, BACKENDS, triton_installed
 
     name = os.environ.get(BACKEND_ENV, "auto")
     if name not in BACKENDS:

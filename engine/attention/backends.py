@@ -15,7 +15,6 @@ variable COSTPLANNER_ATTENTION_BACKEND overrides it, which is how tests and
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import sys
@@ -24,10 +23,9 @@ from dataclasses import dataclass
 
 import torch
 
+from engine.backend_names import BACKEND_ENV, check_name, triton_installed
 from engine.errors import EngineError
 
-BACKENDS = ("auto", "torch", "triton")
-BACKEND_ENV = "COSTPLANNER_ATTENTION_BACKEND"
 # The kernels' smallest block: tl.dot needs 16 along every dimension.
 MIN_KERNEL_BLOCK = 16
 
@@ -46,16 +44,6 @@ class AttentionBackend:
     def uses_gather_plan(self) -> bool:
         """The torch reference reuses one gather plan across a group; the kernels read the index."""
         return self.name == "torch"
-
-
-def check_name(name: str) -> str:
-    if name not in BACKENDS:
-        raise EngineError(f"unknown attention backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    return name
-
-
-def triton_installed() -> bool:
-    return importlib.util.find_spec("triton") is not None
 
 
 def resolve(name: str | None, device: torch.device, block_size: int | None = None) -> AttentionBackend:
