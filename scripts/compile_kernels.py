@@ -72,7 +72,7 @@ def cases():
         consts = dict(BLOCK_SIZE=BLOCK, KEY_TILE=min(BLOCK, sparse_prefill._MAX_KEY_TILE), GROUP_PAD=g_pad,
                       HEAD_DIM=d, HEAD_DIM_PAD=d_pad)
         kept = sparse_prefill.keep(sparse_prefill._CONFIGS, {"Q": torch.empty(0, dtype=torch.bfloat16)}, **consts)
-        yield "sparse_prefill", (group, d), sparse_prefill._sparse_prefill_kernel, {**bf16, "Idx": "*i32",
+        yield "sparse_prefill", (group, d), sparse_prefill._sparse_prefill_kernel, {**bf16, "Idx": "*i64",
                                                                                    "qk_scale": "fp32"}, consts, kept
         key_tile = min(BLOCK, sparse_decode._KEY_TILE_VALUES // d_pad)
         consts = dict(GROUP=group, G_PAD=max(16, g_pad), HEAD_DIM=d, D_PAD=d_pad, BLOCK=BLOCK, KEY_TILE=key_tile)

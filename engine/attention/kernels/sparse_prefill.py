@@ -99,7 +99,7 @@ def _sparse_prefill_kernel(
     stride_kb, stride_kh, stride_kt,
     stride_vb, stride_vh, stride_vt,
     stride_ob, stride_oh, stride_ot,
-    stride_ib, stride_ih, stride_iq,
+    stride_ib, stride_ih, stride_iq, stride_is,
     q_len, kv_len, n_kv_heads, n_slots, group,
     BLOCK_SIZE: tl.constexpr, KEY_TILE: tl.constexpr, GROUP_PAD: tl.constexpr,
     HEAD_DIM: tl.constexpr, HEAD_DIM_PAD: tl.constexpr, TOKENS: tl.constexpr,
@@ -135,7 +135,9 @@ def _sparse_prefill_kernel(
     l_i = tl.zeros([GROUP_PAD * TOKENS], dtype=tl.float32)
     acc = tl.zeros([GROUP_PAD * TOKENS, HEAD_DIM_PAD], dtype=tl.float32)
     for slot in range(0, n_slots):
-        key_block = tl.load(idx_row + slot)
+        # Ids arrive as the selection made them (int64 from torch.topk): narrowing here, once
+        # per slot, saves a host-side copy of the index in every layer of a group.
+        key_block = tl.load(idx_row + slot * stride_is).to(tl.int32)
         if key_block >= 0:
             for sub in tl.static_range(BLOCK_SIZE // KEY_TILE):
                 acc, m_i, l_i = _attend_key_tile(
@@ -162,14 +164,14 @@ def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
         k.stride(0), k.stride(1), k.stride(2),
         v.stride(0), v.stride(1), v.stride(2),
         out.stride(0), out.stride(1), out.stride(2),
-        block_idx.stride(0), block_idx.stride(1), block_idx.stride(2),
+        block_idx.stride(0), block_idx.stride(1), block_idx.stride(2), block_idx.stride(3),
         layout.q_len, layout.kv_len, hkv, block_idx.shape[-1], group,
         BLOCK_SIZE=bs, KEY_TILE=min(bs, _MAX_KEY_TILE), GROUP_PAD=triton.next_power_of_2(group),
         HEAD_DIM=d, HEAD_DIM_PAD=max(16, triton.next_power_of_2(d)),
     )
 
 
-def check_inputs(q, k, v, block_idx, block_size: int, q_len: int | None = None) -> QueryLayout:
+def check_inputs(q, k, v, block_idx, block_size: int) -> QueryLayout:
     """Shapes, dtypes and devices the kernels accept; ValueError naming the first mismatch."""
     if q.dim() != 4 or k.dim() != 4 or v.shape != k.shape:
         raise ValueError(f"expected q [B, HQ, Tq, D] and k, v [B, HKV, Tk, D]; got {tuple(q.shape)}, "
@@ -180,14 +182,14 @@ def check_inputs(q, k, v, block_idx, block_size: int, q_len: int | None = None) 
         raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} disagree on batch, head dim or head groups")
     if not 1 <= tq <= tk:
         raise ValueError(f"queries must be the last of the keys: {tq} queries, {tk} keys")
-    if q_len is not None and tq != q_len:
-        raise ValueError(f"expected {q_len} query per sequence, got {tq}")
     if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
         raise ValueError(f"the Triton kernels take a power-of-two block size of at least 16, got {block_size}")
     if d > 256:
         raise ValueError(f"head dim {d} is past the kernels' 256")
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float32, torch.float16, torch.bfloat16):
         raise ValueError(f"q, k, v must share one of fp32, fp16, bf16; got {q.dtype}, {k.dtype}, {v.dtype}")
+    if block_idx.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"block index must hold int32 or int64 ids, got {block_idx.dtype}")
     if not (q.device == k.device == v.device == block_idx.device):
         raise ValueError("q, k, v and the block index must be on one device")
     if q.device.type != "cuda" and not INTERPRETED:
@@ -226,8 +228,8 @@ def block_sparse_attention(
         out = q.new_empty(b, tq, hq, d).transpose(1, 2)
     elif out.shape != q.shape or out.dtype != q.dtype or out.stride(-1) != 1:
         raise ValueError(f"out must be {tuple(q.shape)} {q.dtype} with a contiguous last dim")
-    # The kernel assumes unit stride along the head dim and the index's last dim.
+    # The kernel assumes unit stride along the head dim.
     q, k, v = (t if t.stride(-1) == 1 else t.contiguous() for t in (q, k, v))
-    _launch(q, k, v, block_idx.to(torch.int32).contiguous(), out, scale, layout)
+    _launch(q, k, v, block_idx, out, scale, layout)
     return out
 
