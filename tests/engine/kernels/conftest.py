@@ -19,6 +19,12 @@ def poisoned(*shape, dtype, device=DEVICE) -> torch.Tensor:
     return torch.full(shape, float("nan"), dtype=dtype, device=device)
 
 
+def changed_inputs(defaults: dict, change: dict) -> dict:
+    """Valid keyword inputs with some replaced (to break one thing at a time), tensors on DEVICE."""
+    merged = {**defaults, **change}
+    return {name: value.to(DEVICE) if torch.is_tensor(value) else value for name, value in merged.items()}
+
+
 def random_block_index(batch: int, kv_heads: int, q_blocks: torch.Tensor, slots: int, generator) -> torch.Tensor:
     """A valid random selection: [B, HKV, NQB, slots] ascending causal block ids, -1 padding last.
 

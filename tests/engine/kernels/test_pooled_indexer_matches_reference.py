@@ -11,7 +11,7 @@ import torch
 
 from engine.attention.backends import resolve
 from engine.attention.layout import QueryLayout
-from tests.engine.kernels.conftest import DEVICE, TOLERANCE, needs_gpu, poisoned, relative_error
+from tests.engine.kernels.conftest import DEVICE, TOLERANCE, changed_inputs, needs_gpu, poisoned, relative_error
 
 
 def fresh_inputs(batch, hq, hkv, tq, tk, d, dtype):
@@ -129,8 +129,7 @@ class TestTritonBackend(PooledIndexerContract):
             layout=QueryLayout(q_len=40, kv_len=100, block_size=16),
             out=None,
         )
-        args.update(change)
-        args = {name: value.to(DEVICE) if torch.is_tensor(value) else value for name, value in args.items()}
+        args = changed_inputs(args, change)
         with pytest.raises(ValueError, match=message):
             pooled_scores(args["q"], args["k"], args["layout"], out=args["out"])
 

@@ -15,6 +15,7 @@ from engine.attention.selection import block_index
 from tests.engine.kernels.conftest import (
     DEVICE,
     TOLERANCE,
+    changed_inputs,
     needs_gpu,
     oracle_attention,
     poisoned,
@@ -121,8 +122,7 @@ class TestTritonBackend(SparseDecodeContract):
             block_size=16,
             out=None,
         )
-        args.update(change)
-        args = {name: value.to(DEVICE) if torch.is_tensor(value) else value for name, value in args.items()}
+        args = changed_inputs(args, change)
         with pytest.raises(ValueError, match=message):
             decode(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
 

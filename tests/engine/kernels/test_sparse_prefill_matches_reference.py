@@ -11,6 +11,7 @@ from engine.attention.selection import block_index
 from tests.engine.kernels.conftest import (
     DEVICE,
     TOLERANCE,
+    changed_inputs,
     needs_gpu,
     oracle_attention,
     poisoned,
@@ -86,6 +87,7 @@ class TestTritonBackend(SparsePrefillContract):
             (dict(k=torch.randn(1, 3, 64, 32), v=torch.randn(1, 3, 64, 32)), "head groups"),
             (dict(block_size=8), "block size"),
             (dict(index=torch.zeros(1, 2, 3, 2, dtype=torch.int64)), "block index"),
+            (dict(index=torch.zeros(1, 2, 4, 2)), "int32 or int64"),
             (dict(q=torch.randn(1, 4, 65, 32)), "last of the keys"),
             (dict(q=torch.randn(1, 4, 64, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
             (dict(out=torch.empty(1, 4, 64, 16)), "out must be"),
@@ -100,8 +102,7 @@ class TestTritonBackend(SparsePrefillContract):
             block_size=16,
             out=None,
         )
-        args.update(change)
-        args = {name: value.to(DEVICE) if torch.is_tensor(value) else value for name, value in args.items()}
+        args = changed_inputs(args, change)
         with pytest.raises(ValueError, match=message):
             attention(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
 
