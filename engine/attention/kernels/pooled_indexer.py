@@ -115,7 +115,8 @@ def _block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
     return torch.cat(parts, dim=2) if len(parts) > 1 else parts[0]
 
 
-def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None) -> torch.Tensor:
+def check_inputs(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None) -> torch.Tensor:
+    """Shapes, dtypes and devices the kernel accepts (ValueError naming the first mismatch); returns out."""
     if q.dim() != 4 or k.dim() != 4:
         raise ValueError(f"q and k must be [B, H, T, D], got {tuple(q.shape)} and {tuple(k.shape)}")
     b, hq, tq, d = q.shape
@@ -141,6 +142,12 @@ def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Te
         raise ValueError("q, k and out must be on one device")
     if q.device.type != "cuda" and not INTERPRETED:
         raise ValueError(f"the Triton kernels need CUDA tensors (or TRITON_INTERPRET=1), got {q.device}")
+    return out
+
+
+def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor) -> None:
+    b, hq, _, d = q.shape
+    hkv = k.shape[1]
     q_mean = _block_means(q, layout.q_offset, layout.block_size)  # [B, HQ, NQB, D]
     k_mean = _block_means(k, 0, layout.block_size)  # [B, HKV, NKB, D]
 
@@ -153,7 +160,6 @@ def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Te
         hkv, layout.n_q_blocks, layout.n_k_blocks, layout.first_block,
         GROUP=hq // hkv, HEAD_DIM=d, D_PAD=max(16, triton.next_power_of_2(d)),
     )  # fmt: skip
-    return out
 
 
 def pooled_scores(
@@ -165,4 +171,6 @@ def pooled_scores(
     queries) . (mean of kb's keys); -inf where kb is after the query block. Written
     into `out` when given.
     """
-    return _launch(q, k, layout, out)
+    out = check_inputs(q, k, layout, out)
+    _launch(q, k, layout, out)
+    return out

@@ -175,7 +175,8 @@ def _num_splits(n_slots: int, programs: int, device: torch.device) -> int:
     return max(1, min(wanted, triton.cdiv(n_slots, _MIN_BLOCKS_PER_SPLIT)))
 
 
-def _launch(q, k, v, block_idx, scale: float, block_size: int, out: torch.Tensor | None) -> torch.Tensor:
+def check_inputs(q, k, v, block_idx, block_size: int, out: torch.Tensor | None) -> torch.Tensor:
+    """Shapes, dtypes and devices the kernel accepts (ValueError naming the first mismatch); returns out."""
     if q.dim() != 4 or k.dim() != 4 or k.shape != v.shape:
         raise ValueError(
             f"q must be [B, HQ, 1, D] and k, v both [B, HKV, Tk, D]; got {tuple(q.shape)}, {tuple(k.shape)}, "
@@ -209,6 +210,12 @@ def _launch(q, k, v, block_idx, scale: float, block_size: int, out: torch.Tensor
         raise ValueError("q, k, v, block_idx and out must be on one device")
     if q.device.type != "cuda" and not INTERPRETED:
         raise ValueError(f"the Triton kernels need CUDA tensors (or TRITON_INTERPRET=1), got {q.device}")
+    return out
+
+
+def _launch(q, k, v, block_idx, scale: float, block_size: int, out: torch.Tensor) -> None:
+    b, hq, _, d = q.shape
+    hkv, tk = k.shape[1], k.shape[2]
     group = hq // hkv
     n_slots = block_idx.shape[3]
     n_splits = _num_splits(n_slots, b * hkv, q.device)
@@ -234,7 +241,6 @@ def _launch(q, k, v, block_idx, scale: float, block_size: int, out: torch.Tensor
         hq, n_splits,
         GROUP=group, HEAD_DIM=d, D_PAD=d_pad, SPLITS_PAD=triton.next_power_of_2(n_splits),
     )  # fmt: skip
-    return out
 
 
 def sparse_decode(
@@ -252,4 +258,6 @@ def sparse_decode(
     block_idx: [B, HKV, 1, S] key block ids, -1 = padding. Returns [B, HQ, 1, D] in
     q's dtype, written into `out` when given (same shape and dtype as q).
     """
-    return _launch(q, k, v, block_idx, scale, block_size, out)
+    out = check_inputs(q, k, v, block_idx, block_size, out)
+    _launch(q, k, v, block_idx, scale, block_size, out)
+    return out

@@ -28,6 +28,8 @@ _LOG2E = 1.4426950408889634
 # Largest key tile one dot product takes (FlashAttention's choice for D 128): a larger
 # block is walked in tiles.
 _MAX_KEY_TILE = 64
+# Index ids read per load while a program looks for its row's last real id.
+_SLOT_CHUNK = 64
 
 
 @triton.jit
@@ -38,7 +40,7 @@ def _attend_key_tile(
     """Fold one tile of keys into the running softmax of every row. Returns (acc, m, l)."""
     offs_n = key_start + tl.arange(0, KEY_TILE)  # absolute key positions
     offs_d = tl.arange(0, HEAD_DIM_PAD)
-    k_ok = offs_n < kv_len
+    k_ok = (offs_n >= 0) & (offs_n < kv_len)
     d_ok = offs_d < HEAD_DIM
     k = tl.load(k_base + offs_n[None, :] * stride_kt + offs_d[:, None], mask=k_ok[None, :] & d_ok[:, None], other=0.0)
     s = dot(q, k) * qk_scale  # [ROWS, KEY_TILE], log2 units
@@ -102,7 +104,7 @@ def _sparse_prefill_kernel(
     stride_ib, stride_ih, stride_iq, stride_is,
     q_len, kv_len, n_kv_heads, n_slots, group,
     BLOCK_SIZE: tl.constexpr, KEY_TILE: tl.constexpr, GROUP_PAD: tl.constexpr,
-    HEAD_DIM: tl.constexpr, HEAD_DIM_PAD: tl.constexpr, TOKENS: tl.constexpr,
+    HEAD_DIM: tl.constexpr, HEAD_DIM_PAD: tl.constexpr, TOKENS: tl.constexpr, SLOT_CHUNK: tl.constexpr,
 ):
     tile = tl.program_id(0)
     batch_head = tl.program_id(1)
@@ -134,17 +136,24 @@ def _sparse_prefill_kernel(
     m_i = tl.full([GROUP_PAD * TOKENS], float("-inf"), dtype=tl.float32)
     l_i = tl.zeros([GROUP_PAD * TOKENS], dtype=tl.float32)
     acc = tl.zeros([GROUP_PAD * TOKENS, HEAD_DIM_PAD], dtype=tl.float32)
-    for slot in range(0, n_slots):
-        # Ids arrive as the selection made them (int64 from torch.topk): narrowing here, once
-        # per slot, saves a host-side copy of the index in every layer of a group.
-        key_block = tl.load(idx_row + slot * stride_is).to(tl.int32)
-        if key_block >= 0:
-            for sub in tl.static_range(BLOCK_SIZE // KEY_TILE):
-                acc, m_i, l_i = _attend_key_tile(
-                    acc, m_i, l_i, q, k_base, v_base, stride_kt, stride_vt,
-                    key_block * BLOCK_SIZE + sub * KEY_TILE, q_pos, kv_len, qk_scale,
-                    KEY_TILE, HEAD_DIM, HEAD_DIM_PAD,
-                )
+    # The loop runs to the last real id and its body has no branch: a branch around the
+    # loads kept Triton's pipeliner from prefetching the next K/V tile (the sm_90 TTGIR
+    # had no async copies). A -1 the loop meets (padding is last, so only in a malformed
+    # index) becomes keys before position 0, which the tile masks out.
+    n_used = 0
+    for first_slot in range(0, n_slots, SLOT_CHUNK):
+        slots = first_slot + tl.arange(0, SLOT_CHUNK)
+        ids = tl.load(idx_row + slots * stride_is, mask=slots < n_slots, other=-1)
+        n_used = tl.maximum(n_used, tl.max(tl.where(ids >= 0, slots + 1, 0), 0))
+    for step in range(0, n_used * (BLOCK_SIZE // KEY_TILE)):
+        # Ids arrive as the selection made them (int64 from torch.topk): narrowing here
+        # saves a host-side copy of the index in every layer of a group.
+        key_block = tl.load(idx_row + (step // (BLOCK_SIZE // KEY_TILE)) * stride_is).to(tl.int32)
+        key_start = key_block * BLOCK_SIZE + (step % (BLOCK_SIZE // KEY_TILE)) * KEY_TILE
+        acc, m_i, l_i = _attend_key_tile(
+            acc, m_i, l_i, q, k_base, v_base, stride_kt, stride_vt,
+            key_start, q_pos, kv_len, qk_scale, KEY_TILE, HEAD_DIM, HEAD_DIM_PAD,
+        )
     out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]
     o_tile = Out + b * stride_ob + kv_head * group * stride_oh + first * stride_ot
     o_rows = head * stride_oh + (rows % TOKENS) * stride_ot
@@ -167,7 +176,7 @@ def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
         block_idx.stride(0), block_idx.stride(1), block_idx.stride(2), block_idx.stride(3),
         layout.q_len, layout.kv_len, hkv, block_idx.shape[-1], group,
         BLOCK_SIZE=bs, KEY_TILE=min(bs, _MAX_KEY_TILE), GROUP_PAD=triton.next_power_of_2(group),
-        HEAD_DIM=d, HEAD_DIM_PAD=max(16, triton.next_power_of_2(d)),
+        HEAD_DIM=d, HEAD_DIM_PAD=max(16, triton.next_power_of_2(d)), SLOT_CHUNK=_SLOT_CHUNK,
     )
 
 

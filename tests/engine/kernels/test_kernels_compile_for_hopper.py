@@ -1,4 +1,5 @@
-"""Every kernel compiles for sm_90 at the Llama 3 and Qwen2.5 head layouts, with a tiling that does not spill.
+"""Every kernel compiles for sm_90 as the engine launches it, with a config that does not
+spill, and its main loop's loads are prefetched.
 
 Triton's interpreter, which runs the other kernel tests on the CPU, accepts code the
 compiler rejects; this compiles for real (ptxas from Triton's wheel), no GPU needed.
@@ -12,12 +13,26 @@ import pytest
 
 from tests.engine.kernels.conftest import ON_GPU
 
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "compile_kernels.py"
+ROOT = Path(__file__).resolve().parents[3]
+
+pytestmark = pytest.mark.skipif(ON_GPU, reason="on a GPU the other kernel tests compile the kernels for real")
 
 
-@pytest.mark.skipif(ON_GPU, reason="on a GPU the other kernel tests compile the kernels for real")
-def test_every_kernel_compiles_for_hopper_without_spilling():
-    result = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600)
+def run(script: Path) -> str:
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    for kernel in ("sparse_prefill", "sparse_decode", "pooled_indexer"):
-        assert f"{kernel} " in result.stdout
+    return result.stdout
+
+
+def test_every_kernel_compiles_for_hopper_without_spilling_and_prefetches_its_loads():
+    report = run(ROOT / "scripts" / "compile_kernels.py")
+    for kernel in ("sparse_prefill_kernel", "pooled_scores_kernel", "decode_split_kernel", "merge_splits_kernel"):
+        for shape in ("Llama 3 8B", "Qwen2.5-7B", "Llama 3.2 1B"):
+            assert any(line.startswith(kernel) and shape in line for line in report.splitlines()), (kernel, shape)
+    assert "FAIL" not in report
+
+
+def test_the_prefetch_check_tells_a_pipelined_loop_from_one_that_is_not():
+    copies = dict(line.split() for line in run(Path(__file__).with_name("planted_loops.py")).splitlines())
+    assert copies["branchy"] == "0"
+    assert int(copies["branch_free"]) > 0

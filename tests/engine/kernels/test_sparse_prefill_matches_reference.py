@@ -81,6 +81,15 @@ class TestTritonBackend(SparsePrefillContract):
         out = attention(q, k, v, index, 0.2, 16)
         assert out.transpose(1, 2).is_contiguous()
 
+    def test_a_minus_one_amid_the_ids_reads_nothing(self, attention):
+        # Padding comes last by contract; the branch-free loop still must not read before
+        # position 0 when a malformed row has a -1 in the middle (the oracle skips it).
+        q, k, v = (torch.randn(1, h, 64, 32).to(DEVICE) for h in (4, 2, 2))
+        rows = torch.tensor([[0, -1, -1, -1], [-1, 1, -1, -1], [0, -1, 2, -1], [1, -1, -1, 3]])
+        index = torch.stack([rows, rows.roll(1, dims=1)])[None].to(DEVICE)  # [1, HKV 2, 4 query blocks, 4]
+        out = attention(q, k, v, index, 0.2, 16, out=poisoned(1, 4, 64, 32, dtype=torch.float32))
+        assert relative_error(out, oracle_attention(q, k, v, index, 0.2, 16)) <= 1e-3
+
     @pytest.mark.parametrize(
         "change, message",
         [
