@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from datetime import date
 from pathlib import Path
 
-import torch
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine import compare as cmp
-from engine.documents import Document, read_documents
-from engine.measure import device_name
-from engine.model.loader import load_model
-from engine.probes import load_probes
+import torch  # noqa: E402
+
+from engine import compare as cmp  # noqa: E402
+from engine.documents import Document, read_documents  # noqa: E402
+from engine.measure import device_name  # noqa: E402
+from engine.model.loader import load_model  # noqa: E402
+from engine.probes import load_probes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"

@@ -15,17 +15,20 @@ import argparse
 import json
 import platform
 import statistics
+import sys
 from datetime import date
 from pathlib import Path
 
-import torch
-import transformers
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine import ledger
-from engine.attention import AttentionConfig
-from engine.generate import generate
-from engine.measure import device_name
-from engine.model.loader import load_model
+import torch  # noqa: E402
+import transformers  # noqa: E402
+
+from engine import ledger  # noqa: E402
+from engine.attention import AttentionConfig  # noqa: E402
+from engine.generate import generate  # noqa: E402
+from engine.measure import device_name  # noqa: E402
+from engine.model.loader import load_model  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "samples" / "contracts"

@@ -7,14 +7,16 @@ layouts, records the arguments every launch passes, specialises them as Triton's
 does (an int equal to 1 becomes a constant; multiples of 16 and aligned pointers get
 divisibility hints, which decide whether loads can be vectorised and prefetched), and
 compiles each config that the autotuner's own pruning keeps, with the ptxas in
-Triton's wheel. Per config it reports registers, spilled bytes, shared memory, and the
-async copies in the TTGIR: the loads Triton's pipeliner prefetches a stage ahead.
+Triton's wheel. Per config it reports registers, spilled bytes, shared memory, the
+async copies in the TTGIR (the loads Triton's pipeliner prefetches a stage ahead) and
+the tensor-core instructions in the PTX (mma.sync, wgmma).
 
     .venv/bin/python scripts/compile_kernels.py
 
 Exits 1 when a kernel fails to compile, when some shape has no config left without
 spills (the autotuner would then only have slow choices), or when a kernel that
-streams K/V or pooled tiles through a loop gets no async copies with 2 or more stages.
+streams K/V or pooled tiles through a loop gets no async copies with 2 or more stages
+or runs its products without tensor cores.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ CUOBJDUMP = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuob
 # (name, query heads, KV heads, head dim); block 64, bf16, the engine's default 53-block selection.
 SHAPES = (("Llama 3 8B", 32, 8, 128), ("Qwen2.5-7B", 28, 4, 128), ("Llama 3.2 1B", 32, 8, 64))
 BLOCK, SLOTS, PREFILL_TOKENS, DECODE_KEYS = 64, 53, 16384, 131072
-# Kernels whose main loop streams tiles from memory: their loads must be prefetched.
+# Kernels whose main loop streams tiles into dot products: prefetched, on the tensor cores.
 STREAMING = {"_sparse_prefill_kernel", "_decode_split_kernel", "_pooled_scores_kernel"}
 
 
@@ -129,6 +131,7 @@ def compile_for_hopper(jit, args: dict, constexprs: dict, config: triton.Config 
         "spilled_bytes": int(found[2]),
         "shared_bytes": compiled.metadata.shared,
         "async_copies": compiled.asm["ttgir"].count("async_copy_global_to_local"),
+        "tensor_core_ops": compiled.asm["ptx"].count("mma.sync") + compiled.asm["ptx"].count("wgmma.mma_async"),
         "num_stages": compiled.metadata.num_stages,
     }
 
@@ -156,9 +159,12 @@ def main() -> int:
                 print(f"{name.strip('_'):22} {shape:12} {tiling:12} warps {config.num_warps if config else 4}  "
                       f"stages {usage['num_stages']}  registers {usage['registers']:3}  "
                       f"spilled {usage['spilled_bytes']:4} B  shared {usage['shared_bytes']:6} B  "
-                      f"async copies {usage['async_copies']}")
+                      f"async copies {usage['async_copies']}  tensor-core ops {usage['tensor_core_ops']}")
                 if name in STREAMING and usage["num_stages"] >= 2 and not usage["async_copies"]:
                     print(f"FAIL {name} {shape} {tiling}: no load is prefetched")
+                    failed = True
+                if name in STREAMING and not usage["tensor_core_ops"]:
+                    print(f"FAIL {name} {shape} {tiling}: its products run on the CUDA cores")
                     failed = True
             if results and all(u["spilled_bytes"] for u in results):
                 print(f"FAIL {name} {shape}: every config spills registers")

@@ -1,8 +1,11 @@
-"""Two loops that multiply tiles chosen through an index, compiled for sm_90 with
+"""Loops that multiply tiles chosen through an index, compiled for sm_90 with
 scripts/compile_kernels.py's own compile step. Run as a script (Triton must not be in
-interpreter mode); prints each loop's async copies. The loop whose loads sit under a
-branch (what the prefill kernel had before its loop became branch-free) gets none;
-its masked, branch-free twin gets them: the pipeliner prefetches its tiles.
+interpreter mode); prints, per loop, its async copies and tensor-core instructions.
+
+- `branchy` puts its loads under a branch, as the prefill kernel did before its loop
+  became branch-free: the pipeliner prefetches nothing.
+- `branch_free` masks instead, and its tiles are prefetched; on fp32 tiles with
+  "ieee" precision its products run on the CUDA cores, as the pooled indexer's did.
 """
 
 import sys
@@ -17,36 +20,45 @@ import triton.language as tl  # noqa: E402
 
 
 @triton.jit
-def branchy(A, X, Idx, Out, n, TILE: tl.constexpr):
+def branchy(A, X, Idx, Out, n, TILE: tl.constexpr, PRECISION: tl.constexpr):
     rows = tl.arange(0, TILE)[:, None] * TILE + tl.arange(0, TILE)[None, :]
     a = tl.load(A + rows)
     acc = tl.zeros([TILE, TILE], dtype=tl.float32)
     for i in range(0, n):
         block = tl.load(Idx + i)
         if block >= 0:
-            acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows))
+            acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows), input_precision=PRECISION)
     tl.store(Out + rows, acc)
 
 
 @triton.jit
-def branch_free(A, X, Idx, Out, n, TILE: tl.constexpr):
+def branch_free(A, X, Idx, Out, n, TILE: tl.constexpr, PRECISION: tl.constexpr):
     rows = tl.arange(0, TILE)[:, None] * TILE + tl.arange(0, TILE)[None, :]
     a = tl.load(A + rows)
     acc = tl.zeros([TILE, TILE], dtype=tl.float32)
     for i in range(0, n):
         block = tl.load(Idx + i)
-        acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows, mask=block >= 0, other=0.0))
+        acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows, mask=block >= 0, other=0.0), input_precision=PRECISION)
     tl.store(Out + rows, acc)
 
 
-if __name__ == "__main__":
+def compiled(kernel, dtype: torch.dtype, precision: str) -> dict:
     args = {
-        "A": torch.empty(64 * 64, device="meta", dtype=torch.bfloat16),
-        "X": torch.empty(1 << 20, device="meta", dtype=torch.bfloat16),
+        "A": torch.empty(64 * 64, device="meta", dtype=dtype),
+        "X": torch.empty(1 << 20, device="meta", dtype=dtype),
         "Idx": torch.empty(64, device="meta", dtype=torch.int64),
         "Out": torch.empty(64 * 64, device="meta"),
         "n": 53,
     }
     config = triton.Config({}, num_warps=4, num_stages=3)
-    for kernel in (branchy, branch_free):
-        print(kernel.__name__, compile_kernels.compile_for_hopper(kernel, args, {"TILE": 64}, config)["async_copies"])
+    return compile_kernels.compile_for_hopper(kernel, args, {"TILE": 64, "PRECISION": precision}, config)
+
+
+if __name__ == "__main__":
+    for name, kernel, dtype, precision in (
+        ("branchy", branchy, torch.bfloat16, "tf32"),
+        ("branch_free", branch_free, torch.bfloat16, "tf32"),
+        ("branch_free_ieee", branch_free, torch.float32, "ieee"),
+    ):
+        usage = compiled(kernel, dtype, precision)
+        print(name, usage["async_copies"], usage["tensor_core_ops"])

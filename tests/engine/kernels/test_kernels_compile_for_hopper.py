@@ -1,5 +1,5 @@
 """Every kernel compiles for sm_90 as the engine launches it, with a config that does not
-spill, and its main loop's loads are prefetched.
+spill; its main loop's loads are prefetched and its products run on the tensor cores.
 
 Triton's interpreter, which runs the other kernel tests on the CPU, accepts code the
 compiler rejects; this compiles for real (ptxas from Triton's wheel), no GPU needed.
@@ -24,7 +24,7 @@ def run(script: Path) -> str:
     return result.stdout
 
 
-def test_every_kernel_compiles_for_hopper_without_spilling_and_prefetches_its_loads():
+def test_every_kernel_compiles_for_hopper_without_spilling_prefetching_on_tensor_cores():
     report = run(ROOT / "scripts" / "compile_kernels.py")
     for kernel in ("sparse_prefill_kernel", "pooled_scores_kernel", "decode_split_kernel", "merge_splits_kernel"):
         for shape in ("Llama 3 8B", "Qwen2.5-7B", "Llama 3.2 1B"):
@@ -32,7 +32,10 @@ def test_every_kernel_compiles_for_hopper_without_spilling_and_prefetches_its_lo
     assert "FAIL" not in report
 
 
-def test_the_prefetch_check_tells_a_pipelined_loop_from_one_that_is_not():
-    copies = dict(line.split() for line in run(Path(__file__).with_name("planted_loops.py")).splitlines())
-    assert copies["branchy"] == "0"
-    assert int(copies["branch_free"]) > 0
+def test_the_checks_tell_a_prefetched_tensor_core_loop_from_a_branchy_or_ieee_one():
+    usage = {}
+    for line in run(Path(__file__).with_name("planted_loops.py")).splitlines():
+        name, async_copies, tensor_core_ops = line.split()
+        usage[name] = (int(async_copies), int(tensor_core_ops))
+    assert usage["branchy"][0] == 0 < usage["branch_free"][0]
+    assert usage["branch_free_ieee"][1] == 0 < usage["branch_free"][1]
