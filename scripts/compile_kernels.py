@@ -106,7 +106,7 @@ def kept_configs(kernel, args: dict, kwargs: dict) -> list[triton.Config | None]
 
 
 def compile_for_hopper(jit, args: dict, constexprs: dict, config: triton.Config | None) -> dict[str, int]:
-    """Compile with the JIT's specialisation of `args`; registers, spills, shared memory, async copies."""
+    """Compile with the JIT's specialisation of `args`; what the compiler made of it."""
     constexprs = {**constexprs, **(config.kwargs if config else {})}
     signature, attrs = {}, {}
     for i, name in enumerate(jit.arg_names):
@@ -132,6 +132,7 @@ def compile_for_hopper(jit, args: dict, constexprs: dict, config: triton.Config 
         "shared_bytes": compiled.metadata.shared,
         "async_copies": compiled.asm["ttgir"].count("async_copy_global_to_local"),
         "tensor_core_ops": compiled.asm["ptx"].count("mma.sync") + compiled.asm["ptx"].count("wgmma.mma_async"),
+        "num_warps": compiled.metadata.num_warps,
         "num_stages": compiled.metadata.num_stages,
     }
 
@@ -156,7 +157,7 @@ def main() -> int:
                     failed = True
                     continue
                 results.append(usage)
-                print(f"{name.strip('_'):22} {shape:12} {tiling:12} warps {config.num_warps if config else 4}  "
+                print(f"{name.strip('_'):22} {shape:12} {tiling:12} warps {usage['num_warps']}  "
                       f"stages {usage['num_stages']}  registers {usage['registers']:3}  "
                       f"spilled {usage['spilled_bytes']:4} B  shared {usage['shared_bytes']:6} B  "
                       f"async copies {usage['async_copies']}  tensor-core ops {usage['tensor_core_ops']}")
