@@ -51,6 +51,11 @@ def bench_length(settings: Settings, backend: AttentionBackend, shape: Shape, to
         log.warning("%s at %d tokens: the inputs do not fit in device memory", shape.name, tokens)
         release(settings.device)
         return {**row, "measurements": {name: {"skipped": "out of memory"} for name in NAMES}}
+    except Exception as exc:  # the indexer that builds the index failed: later lengths and shapes still run
+        log.exception("%s at %d tokens: building the inputs and their index failed", shape.name, tokens)
+        release(settings.device)
+        reason = f"failed: building the index: {type(exc).__name__}: {str(exc)[:300]}"
+        return {**row, "measurements": {name: {"skipped": reason} for name in NAMES}}
     g, indexer = cfg.group_size, row["ledger"]["indexer"]
     sparse = statistics.fmean(useful_sparse_flops(s.index, layout, shape) for s in sets)
     row["input_sets"] = len(sets)

@@ -6,6 +6,7 @@ The attention budget is shrunk (block 16, window 64, top-k 128: 17 blocks) so th
 """
 
 import argparse
+import dataclasses
 import json
 import math
 
@@ -121,3 +122,20 @@ def test_it_rejects_a_readme_without_markers_before_measuring(tmp_path):
     with pytest.raises(EngineError, match="bench:start"):
         bench.run(bench_args(tmp_path, "--lengths", "1K"))
     assert not (tmp_path / "bench.json").exists()
+
+
+def test_a_failing_indexer_costs_its_lengths_but_not_the_run(tmp_path, monkeypatch):
+    # An unattended GPU run: an indexer kernel that fails must still leave a report.
+    def failing_scores(*args, **kwargs):
+        raise RuntimeError("planted indexer failure")
+
+    real = bench.resolve
+    monkeypatch.setattr(bench, "resolve", lambda *a: dataclasses.replace(real(*a), pooled_scores=failing_scores))
+    (tmp_path / "README.md").write_text(README)
+    assert bench.run(bench_args(tmp_path, "--lengths", "1K,2K", *SMALL_BUDGET)) == 0
+    report = json.loads((tmp_path / "bench.json").read_text())
+    assert report["complete"] and len(rows(report)) == 2
+    for row in rows(report):
+        for record in row["measurements"].values():
+            assert record["skipped"] == "failed: building the index: RuntimeError: planted indexer failure"
+    assert "1K" in (tmp_path / "README.md").read_text()
