@@ -55,10 +55,15 @@ EOF
 grep -E "^(NVIDIA|name,|python |[A-Z].*GiB)|Driver Version" "$OUT/gpu.txt" | head -8
 
 # Not the `model` tests: the default model cannot reach the GPU machine (its GGUF package and
-# `gguf` are not installed there, and the converted cache, 260 MB, is over what a call carries);
-# with -x their failure would stop the kernel tests before they start.
+# `gguf` are not installed there, and the converted cache, 260 MB, is over what a call carries).
+# The tests autotune about 50 kernel keys (shapes x dtypes), each compiling every config its
+# pruning keeps, one after another: about 160 compiles. pytest-xdist, which the GPU image has,
+# spreads them over 8 processes; --maxfail rather than -x, so that one failure does not hide
+# the state of the other kernels.
+XDIST=$("$PYTHON" -c "import xdist" 2>/dev/null && echo "-n 8")
 step kernel_tests "$TESTS_TIMEOUT" "$OUT/kernel_tests.log" \
-    "$PYTHON" -m pytest tests/engine/kernels -q -x -m "not model" -p no:cacheprovider --junitxml="$OUT/kernel_tests.xml"
+    "$PYTHON" -m pytest tests/engine/kernels -q $XDIST --maxfail=10 -m "not model" -p no:cacheprovider \
+    --junitxml="$OUT/kernel_tests.xml"
 tail -n 15 "$OUT/kernel_tests.log"
 
 step check "$CHECK_TIMEOUT" "$OUT/check.log" "$PYTHON" -m engine check --backend triton

@@ -18,7 +18,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
     # The image's versions, as /work/.library/device/KINDS.md lists them (pip list, 2026-11).
     "$VENV/bin/pip" install --disable-pip-version-check -q torch==2.11.0 triton==3.6.0 transformers==5.17.0 \
-        tokenizers==0.23.2 safetensors==0.8.0 accelerate==1.15.0 numpy==2.5.2 psutil pytest
+        tokenizers==0.23.2 safetensors==0.8.0 accelerate==1.15.0 numpy==2.5.2 psutil pytest pytest-xdist
     # Triton 3.6's interpreter turns a scalar argument into an int with int() on a
     # one-element array, which numpy refuses, so any `range(0, n)` over an argument
     # fails; 3.7 squeezes the array first. Only this rehearsal interprets on 3.6 (the
