@@ -2,10 +2,10 @@
 scripts/compile_kernels.py's own compile step. Run as a script (Triton must not be in
 interpreter mode); prints, per loop, its async copies and tensor-core instructions.
 
-- `branchy` puts its loads under a branch, as the prefill kernel did before its loop
+- branchy: the loads sit under a branch, as the prefill kernel's did before its loop
   became branch-free: the pipeliner prefetches nothing.
-- `branch_free` masks instead, and its tiles are prefetched; on fp32 tiles with
-  "ieee" precision its products run on the CUDA cores, as the pooled indexer's did.
+- branch free: a mask instead, and the tiles are prefetched; on fp32 tiles with
+  "ieee" precision the products run on the CUDA cores, as the pooled indexer's did.
 """
 
 import sys
@@ -20,29 +20,23 @@ import triton.language as tl  # noqa: E402
 
 
 @triton.jit
-def branchy(A, X, Idx, Out, n, TILE: tl.constexpr, PRECISION: tl.constexpr):
+def indexed_loop(A, X, Idx, Out, n, TILE: tl.constexpr, PRECISION: tl.constexpr, BRANCHY: tl.constexpr):
+    """acc += a @ X[block] over the index's blocks; -1 skipped by a branch (BRANCHY) or by a mask."""
     rows = tl.arange(0, TILE)[:, None] * TILE + tl.arange(0, TILE)[None, :]
     a = tl.load(A + rows)
     acc = tl.zeros([TILE, TILE], dtype=tl.float32)
     for i in range(0, n):
         block = tl.load(Idx + i)
-        if block >= 0:
-            acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows), input_precision=PRECISION)
+        if BRANCHY:
+            if block >= 0:
+                acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows), input_precision=PRECISION)
+        else:
+            tile = tl.load(X + block * TILE * TILE + rows, mask=block >= 0, other=0.0)
+            acc += tl.dot(a, tile, input_precision=PRECISION)
     tl.store(Out + rows, acc)
 
 
-@triton.jit
-def branch_free(A, X, Idx, Out, n, TILE: tl.constexpr, PRECISION: tl.constexpr):
-    rows = tl.arange(0, TILE)[:, None] * TILE + tl.arange(0, TILE)[None, :]
-    a = tl.load(A + rows)
-    acc = tl.zeros([TILE, TILE], dtype=tl.float32)
-    for i in range(0, n):
-        block = tl.load(Idx + i)
-        acc += tl.dot(a, tl.load(X + block * TILE * TILE + rows, mask=block >= 0, other=0.0), input_precision=PRECISION)
-    tl.store(Out + rows, acc)
-
-
-def compiled(kernel, dtype: torch.dtype, precision: str) -> dict:
+def compiled(branchy: bool, dtype: torch.dtype, precision: str) -> dict:
     args = {
         "A": torch.empty(64 * 64, device="meta", dtype=dtype),
         "X": torch.empty(1 << 20, device="meta", dtype=dtype),
@@ -51,14 +45,15 @@ def compiled(kernel, dtype: torch.dtype, precision: str) -> dict:
         "n": 53,
     }
     config = triton.Config({}, num_warps=4, num_stages=3)
-    return compile_kernels.compile_for_hopper(kernel, args, {"TILE": 64, "PRECISION": precision}, config)
+    constexprs = {"TILE": 64, "PRECISION": precision, "BRANCHY": branchy}
+    return compile_kernels.compile_for_hopper(indexed_loop, args, constexprs, config)
 
 
 if __name__ == "__main__":
-    for name, kernel, dtype, precision in (
-        ("branchy", branchy, torch.bfloat16, "tf32"),
-        ("branch_free", branch_free, torch.bfloat16, "tf32"),
-        ("branch_free_ieee", branch_free, torch.float32, "ieee"),
+    for name, branchy, dtype, precision in (
+        ("branchy", True, torch.bfloat16, "tf32"),
+        ("branch_free", False, torch.bfloat16, "tf32"),
+        ("branch_free_ieee", False, torch.float32, "ieee"),
     ):
-        usage = compiled(kernel, dtype, precision)
+        usage = compiled(branchy, dtype, precision)
         print(name, usage["async_copies"], usage["tensor_core_ops"])
