@@ -57,7 +57,7 @@ grep -E "^(NVIDIA|name,|python |[A-Z].*GiB)|Driver Version" "$OUT/gpu.txt" | hea
 # Not the `model` tests: the default model cannot reach the GPU machine (its GGUF package and
 # `gguf` are not installed there, and the converted cache, 260 MB, is over what a call carries).
 # The tests autotune about 50 kernel keys (shapes x dtypes), each compiling every config its
-# pruning keeps, one after another: about 160 compiles. pytest-xdist, which the GPU image has,
+# pruning keeps, one after another: about 160 compiles (counted on the CPU). pytest-xdist, which the GPU image has,
 # spreads them over 8 processes; --maxfail rather than -x, so that one failure does not hide
 # the state of the other kernels.
 XDIST=$("$PYTHON" -c "import xdist" 2>/dev/null && echo "-n 8")
