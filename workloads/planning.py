@@ -1,14 +1,16 @@
 """Planning: what each strategy would cost per question as a workload's context grows.
 
-The ledger's FLOPs come from the target model's shape and the workload's latest
-engine settings. Device dollars need a measured run: its device seconds per ledger
-FLOP calibrate the conversion, priced at today's GPU price for that device. API
-dollars are tokens at today's API price. This reads the engine's cost ledger, which
+The ledger's FLOPs come from the target model's shape and the engine settings of
+the workload's latest run (or of the run a summary is about). Device dollars need a measured run: its device seconds per ledger
+FLOP calibrate the conversion, priced at today's GPU price for that device (or, for
+a summary of a past run, the price in force on its date). API dollars are tokens at
+the API price of the same date. This reads the engine's cost ledger, which
 is arithmetic on the model's config; inference only ever runs in workloads.tasks.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass
 
@@ -21,6 +23,7 @@ from engine.model.loader import read_config
 from workloads import pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.targets import model_path
+from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
 STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
@@ -40,8 +43,12 @@ class Projection:
     notes: list[str]
 
 
-def project(workload: Workload) -> Projection:
-    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projection:
+    """The projection from the workload's latest succeeded run at today's prices (the planning page), or,
+    as_of a succeeded run, from that run at the prices in force on its date: a summary exported again
+    later then shows the figures it showed when the run was new."""
+    run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    on = pricing.run_date(as_of) if as_of else timezone.localdate()
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
                           group_size=basis.group_size, indexer=basis.indexer)
@@ -54,8 +61,8 @@ def project(workload: Workload) -> Projection:
     if shape.max_positions < LENGTHS[-1]:
         notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
                      "for a model of the same shape with a longer context.")
-    device = _device_dollars(workload, run, flops, notes)
-    api = _api_dollars(workload, calls, notes)
+    device = _device_dollars(workload, run, flops, notes, on)
+    api = _api_dollars(workload, calls, notes, on)
     basis_costs = device or flops
     affordable = [n for i, n in enumerate(LENGTHS) if basis_costs["full_index_share"][i] <= basis_costs["chunked"][i]]
     up_to = max(affordable) if affordable else None
@@ -78,14 +85,15 @@ def _flops(shape, cfg: AttentionConfig, plan: list[tuple[str, int, int]]) -> flo
                for mode, tokens, count in plan)
 
 
-def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str]) -> dict | None:
+def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str],
+                    on: dt.date) -> dict | None:
     if run is None:
         notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
         return None
     results = [r for r in run.results.all() if not r.refused and r.flops_total > 0]
     seconds, measured = sum(r.seconds for r in results), sum(r.flops_total for r in results)
     try:
-        gpu = pricing.gpu_price(workload.organisation, run.device, timezone.localdate())
+        gpu = pricing.gpu_price(workload.organisation, run.device, on)
     except pricing.PricingError as exc:
         notes.append(f"No device dollars: {exc}.")
         return None
@@ -93,18 +101,18 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, 
         return None
     per_flop = seconds / measured
     notes.append(f"Device seconds per FLOP measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
-                 f"over all strategies, priced at ${gpu.per_hour}/h for {gpu.device_class} (from {gpu.effective_from}, "
+                 f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} (from {gpu.effective_from}, "
                  f"source: {gpu.source}).")
     return {s: [f * per_flop / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items()}
 
 
-def _api_dollars(workload: Workload, calls: dict, notes: list[str]) -> dict | None:
+def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date) -> dict | None:
     try:
-        api = pricing.api_price(workload.organisation, workload.api_provider, workload.target_model, timezone.localdate())
+        api = pricing.api_price(workload.organisation, workload.api_provider, workload.target_model, on)
     except pricing.PricingError as exc:
         notes.append(f"No API dollars: {exc}.")
         return None
-    notes.append(f"API dollars at {api.provider}'s ${api.input_per_mtok} in and ${api.output_per_mtok} out per million "
+    notes.append(f"API dollars at {api.provider}'s {dollars(api.input_per_mtok)} in and {dollars(api.output_per_mtok)} out per million "
                  f"tokens (from {api.effective_from}, source: {api.source}); an API bills tokens, whatever the attention.")
     per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
     return {s: [sum(count * (tokens * per_in + ANSWER_TOKENS * per_out) for _, tokens, count in plan) for plan in plans]

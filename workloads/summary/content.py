@@ -134,7 +134,7 @@ def gather(run: ComparisonRun) -> Content:
         prices=_prices(run), pricing_error=run.pricing_error,
         provenance=[("Model", run.model), ("Device", run.device or "not recorded"),
                     *sorted((str(k), str(v)) for k, v in (run.versions or {}).items())],
-        settings=_settings(run), methods=_methods(run), projection=project(run.workload),
+        settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
     )
     content.charts = charts.all_charts(content)
     return content
@@ -233,6 +233,6 @@ def _methods(run: ComparisonRun) -> list[Method]:
                f"{run.workload.alert_accuracy_points:g} accuracy points)."),
         Method("Projection against context length",
                "The planning page's projection: ledger FLOPs per question at each context length, converted to "
-               "device dollars with the device seconds per FLOP measured in the workload's latest succeeded run "
-               "and today's GPU price; API dollars are tokens at today's API price."),
+               "device dollars with the device seconds per FLOP measured in this run and the GPU price in force on "
+               "its date; API dollars are tokens at the API price in force on that date."),
     ]
