@@ -1,6 +1,6 @@
 """Keep each workload's beat entry in step with its schedule and its organisation's time zone."""
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
 from workloads import schedules
@@ -28,3 +28,13 @@ def organisation_saved(sender, instance: Organisation, update_fields=None, **kwa
 @receiver(post_delete, sender=Workload, dispatch_uid="workload_schedule_delete")
 def workload_deleted(sender, instance: Workload, **kwargs) -> None:
     schedules.delete_schedule(instance)
+
+
+@receiver(post_migrate, dispatch_uid="workload_schedule_backfill")
+def migrated(sender, app_config=None, **kwargs) -> None:
+    # Workloads saved before schedules existed (migration 0002), or whose entry was deleted in the admin,
+    # would get one only on their next save: beat would skip them until then.
+    if app_config is None or app_config.label != "workloads":
+        return
+    for workload in Workload.objects.filter(periodic_task__isnull=True).select_related("organisation"):
+        schedules.sync_schedule(workload)

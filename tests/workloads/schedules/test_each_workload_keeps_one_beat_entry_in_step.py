@@ -2,6 +2,7 @@
 
 import json
 
+from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
 
 from costplanner.celery import app
@@ -35,6 +36,18 @@ def test_editing_the_hour_and_schedule_updates_the_same_entry(workload):
     after = entry(workload)
     assert after.pk == before.pk and PeriodicTask.objects.count() == 1
     assert (after.crontab.hour, after.crontab.month_of_year, after.crontab.day_of_month) == ("21", "*", "1")
+
+
+def test_migrate_gives_a_workload_without_an_entry_its_entry(workload):
+    # As a workload saved before migration 0002 stands, or one whose entry was deleted in the admin.
+    entry(workload).delete()
+    workload.refresh_from_db()
+    assert workload.periodic_task is None
+
+    call_command("migrate", verbosity=0)
+
+    task = entry(workload)
+    assert task.enabled and str(task.crontab.timezone) == "America/New_York"
 
 
 def test_off_disables_the_entry_and_keeps_it(workload):
