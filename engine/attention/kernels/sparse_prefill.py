@@ -89,6 +89,9 @@ _CONFIGS = [
 ]
 
 
+# The key leaves out the length on purpose: a tile's work is its selection, which the budget
+# caps whatever the context, so past the budget (about 3.4K tokens by default) a longer
+# context only adds tiles, and the config chosen at the first length serves the rest.
 @triton.autotune(
     configs=autotune_configs(_CONFIGS),
     key=["BLOCK_SIZE", "GROUP_PAD", "HEAD_DIM_PAD"],
