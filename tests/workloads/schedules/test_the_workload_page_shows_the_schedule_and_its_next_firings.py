@@ -51,7 +51,7 @@ def test_it_lists_the_last_five_firings_with_their_runs_and_reasons(alice_client
     page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
 
     assert "1 Jan 2027 06:00 America/New_York" in page  # fired at 11:00 UTC, shown in the organisation's zone
-    assert f'queued <a href="{reverse("run_detail", args=[run.pk])}">run {run.pk}</a>' in page
+    assert f'queued <a href="{reverse("run_detail", args=[run.pk])}">run {run.pk}</a>, now queued' in page
     assert "skipped: Reason &lt;b&gt;4&lt;/b&gt;." in page and "skipped: Reason &lt;b&gt;1&lt;/b&gt;." in page
     assert "Reason &lt;b&gt;0&lt;/b&gt;" not in page  # the sixth most recent is left out
     assert "<b>" not in page
@@ -62,3 +62,13 @@ def test_the_times_are_in_the_organisations_zone_not_utc(alice_client, workload)
     first = next_fire_times(workload)[0]
     assert first.utcoffset() in (dt.timedelta(hours=-5), dt.timedelta(hours=-4))
     assert first.isoformat() in page
+
+
+def test_a_failed_scheduled_run_says_to_start_one_by_hand(alice_client, workload):
+    run = make_run(workload, status="failed", trigger="scheduled")
+    ScheduleEvent.objects.create(workload=workload, period=run.period, outcome="queued", run=run)
+    page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
+
+    assert f"run {run.pk}</a>, now failed" in page
+    assert (f'<a href="{reverse("run_create", args=[workload.pk])}">start a comparison by hand</a> '
+            f"to measure {run.period}") in page
