@@ -1,5 +1,7 @@
 """Keep each workload's beat entry in step with its schedule and its organisation's time zone."""
 
+from django.apps import apps as global_apps
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
@@ -31,10 +33,14 @@ def workload_deleted(sender, instance: Workload, **kwargs) -> None:
 
 
 @receiver(post_migrate, dispatch_uid="workload_schedule_backfill")
-def migrated(sender, app_config=None, **kwargs) -> None:
+def migrated(sender, app_config=None, apps=None, **kwargs) -> None:
     # Workloads saved before schedules existed (migration 0002), or whose entry was deleted in the admin,
     # would get one only on their next save: beat would skip them until then.
     if app_config is None or app_config.label != "workloads":
+        return
+    try:  # `apps` is the state migrated to (flush sends none): back before 0002, the field or table is not there
+        (apps or global_apps).get_model("workloads", "Workload")._meta.get_field("periodic_task")
+    except (LookupError, FieldDoesNotExist):
         return
     for workload in Workload.objects.filter(periodic_task__isnull=True).select_related("organisation"):
         schedules.sync_schedule(workload)
