@@ -17,6 +17,7 @@ import torch
 from engine.attention.backends import resolve
 from engine.backend_names import BACKENDS
 from engine.attention.config import AttentionConfig
+from engine.attention.indexers import exact_scores as reference_exact_scores
 from engine.attention.indexers import pooled_scores as reference_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import block_sparse_attention as reference_attention
@@ -93,6 +94,12 @@ def _check_case(backend, cfg, case: Case, dtype, device, generator) -> dict[str,
     # Only causal entries count: the rest are never selectable and may hold anything.
     causal = torch.arange(layout.n_k_blocks, device=device)[None, :] <= layout.q_blocks(device)[:, None]
     errors["pooled_indexer"] = _relative_error(scores[..., causal], expected[..., causal])
+
+    exact = reference_exact_scores(q64, k64, layout)
+    scores = backend.exact_scores(q, k, layout, out=poisoned(exact, torch.float32))
+    # The exact indexer's contract is the blocks before the query block's own.
+    earlier = torch.arange(layout.n_k_blocks, device=device)[None, :] < layout.q_blocks(device)[:, None]
+    errors["exact_indexer"] = _relative_error(scores[..., earlier], exact[..., earlier])
 
     index, _ = block_index(cfg, layout, 1, case.hkv, expected.float(), device)
     out = backend.sparse_attention(q, k, v, index, scale, cfg.block_size, out=poisoned(q))

@@ -1,10 +1,11 @@
 """Attention backends: the torch reference runs everywhere, Triton kernels run on CUDA.
 
-A backend is the three hot functions of sparse attention, each with the signature
+A backend is the four hot functions of sparse attention, each with the signature
 and shape docstring of its torch reference:
   sparse_attention  block-sparse attention over a block index (prefill, chunked prefill)
   sparse_decode     one query token per sequence against its selected blocks
   pooled_scores     the pooled indexer's block scores
+  exact_scores      the exact indexer's block scores
 
 `resolve` picks one lazily: nothing here imports Triton or touches CUDA at import
 time, because a Celery worker forks after importing its tasks. `auto` means Triton
@@ -38,7 +39,12 @@ class AttentionBackend:
     sparse_attention: Callable[..., torch.Tensor]
     sparse_decode: Callable[..., torch.Tensor]
     pooled_scores: Callable[..., torch.Tensor]
+    exact_scores: Callable[..., torch.Tensor]
     interpreted: bool = False  # Triton kernels run by the interpreter (CPU tensors)
+
+    def scorer(self, indexer: str) -> Callable[..., torch.Tensor]:
+        """The block scores of an indexer by its name (engine.attention.config.INDEXERS)."""
+        return {"pooled": self.pooled_scores, "exact": self.exact_scores}[indexer]
 
     @property
     def uses_gather_plan(self) -> bool:
@@ -61,10 +67,10 @@ def resolve(name: str | None, device: torch.device, block_size: int | None = Non
 
 
 def _torch_backend() -> AttentionBackend:
-    from engine.attention.indexers import pooled_scores
+    from engine.attention.indexers import exact_scores, pooled_scores
     from engine.attention.reference import block_sparse_attention, sparse_decode
 
-    return AttentionBackend("torch", block_sparse_attention, sparse_decode, pooled_scores)
+    return AttentionBackend("torch", block_sparse_attention, sparse_decode, pooled_scores, exact_scores)
 
 
 def interpret_triton_without_cuda() -> None:
@@ -90,8 +96,10 @@ def _triton_backend(device: torch.device) -> AttentionBackend:
                 "without it: start the process with TRITON_INTERPRET=1"
             )
         os.environ["TRITON_INTERPRET"] = "1"
+    from engine.attention.kernels.exact_indexer import exact_scores
     from engine.attention.kernels.pooled_indexer import pooled_scores
     from engine.attention.kernels.sparse_decode import sparse_decode
     from engine.attention.kernels.sparse_prefill import block_sparse_attention
 
-    return AttentionBackend("triton", block_sparse_attention, sparse_decode, pooled_scores, interpreted=interpreted)
+    return AttentionBackend("triton", block_sparse_attention, sparse_decode, pooled_scores, exact_scores,
+                            interpreted=interpreted)

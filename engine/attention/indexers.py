@@ -56,7 +56,10 @@ def pooled_scores(
     return scores if out is None else out.copy_(scores)
 
 
-def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+def exact_scores(
+    q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Scores in fp32; out: optional [B, HKV, NQB, NKB] buffer they are copied into (the Triton kernel's signature)."""
     b, hq, _, d = q.shape
     hkv = k.shape[1]
     bs = layout.block_size
@@ -68,7 +71,7 @@ def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch
     k_blocks = torch.nn.functional.pad(k, (0, 0, 0, n_kb * bs - k.shape[2]))
     padding_query = ~layout.real_queries(q.device)  # [NQB, BLOCK]
     rows_per_chunk = max(1, _EXACT_CHUNK_ELEMENTS // (hq * bs * n_kb * bs))
-    out = torch.full((b, hkv, layout.n_q_blocks, n_kb), float("-inf"), device=q.device)
+    scores = torch.full((b, hkv, layout.n_q_blocks, n_kb), float("-inf"), device=q.device)
     for start in range(0, layout.n_q_blocks, rows_per_chunk):
         stop = min(start + rows_per_chunk, layout.n_q_blocks)
         # Keys after the chunk's last query block are never selectable: skip them, so
@@ -77,8 +80,5 @@ def exact_scores(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch
         s = torch.einsum("bhgctd,bhjd->bhgctj", q_blocks[:, :, :, start:stop], k_blocks[:, :, : seen * bs])
         s = s.unflatten(-1, (seen, bs)).amax(dim=-1).amax(dim=2).float()  # [B, HKV, C, BLOCK, SEEN]
         s = s.masked_fill(padding_query[None, None, start:stop, :, None], float("-inf"))
-        out[:, :, start:stop, :seen] = s.amax(dim=3)
-    return out
-
-
-SCORERS = {"pooled": pooled_scores, "exact": exact_scores}
+        scores[:, :, start:stop, :seen] = s.amax(dim=3)
+    return scores if out is None else out.copy_(scores)

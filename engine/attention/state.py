@@ -16,7 +16,6 @@ import torch
 
 from engine.attention.backends import AttentionBackend, resolve
 from engine.attention.config import AttentionConfig
-from engine.attention.indexers import SCORERS
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
 from engine.attention.reference import GatherPlan, dense_attention
@@ -113,8 +112,7 @@ class SparseAttention:
         return self._scorer(q.device)(q, k, layout)
 
     def _scorer(self, device: torch.device):
-        # Only the pooled indexer has a kernel; the exact one is the torch reference everywhere.
-        return self.backend(device).pooled_scores if self.cfg.indexer == "pooled" else SCORERS[self.cfg.indexer]
+        return self.backend(device).scorer(self.cfg.indexer)
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)

@@ -1,6 +1,7 @@
 """`python -m engine check`: the worst relative error per kernel, and a non-zero exit past the bounds."""
 
 import argparse
+import dataclasses
 import subprocess
 import sys
 
@@ -16,7 +17,7 @@ def test_it_passes_the_triton_kernels_in_the_interpreter_and_prints_each_kernel(
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "triton (interpreter) on cpu" in result.stdout or "triton on" in result.stdout
-    for kernel in ("pooled_indexer", "sparse_prefill", "sparse_decode"):
+    for kernel in ("pooled_indexer", "exact_indexer", "sparse_prefill", "sparse_decode"):
         assert sum(kernel in line and line.rstrip().endswith("ok") for line in result.stdout.splitlines()) == 2
 
 
@@ -28,7 +29,7 @@ def test_it_exits_non_zero_when_a_kernel_leaves_outputs_unwritten(monkeypatch, c
         out[:, :, :-1] = real.sparse_attention(q, k, v, block_idx, scale, block_size)[:, :, :-1]
         return out
 
-    broken = backends.AttentionBackend("torch", skips_the_last_query, real.sparse_decode, real.pooled_scores)
+    broken = dataclasses.replace(real, sparse_attention=skips_the_last_query)
     monkeypatch.setattr(check, "resolve", lambda *args: broken)
     assert check.run(argparse.Namespace(backend="torch", seed=3)) == 1
     printed = capsys.readouterr().out

@@ -17,7 +17,8 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.kernels.portable import INTERPRETED, autotune_configs
+from engine.attention.kernels.portable import autotune_configs
+from engine.attention.kernels.score_inputs import check_score_inputs
 from engine.attention.layout import QueryLayout
 
 # Pooled query and key tiles, (BQ + BK) x D fp32 values, that fit in registers beside
@@ -122,36 +123,6 @@ def _block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
     return torch.cat(parts, dim=2) if len(parts) > 1 else parts[0]
 
 
-def check_inputs(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None) -> torch.Tensor:
-    """Shapes, dtypes and devices the kernel accepts (ValueError naming the first mismatch); returns out."""
-    if q.dim() != 4 or k.dim() != 4:
-        raise ValueError(f"q and k must be [B, H, T, D], got {tuple(q.shape)} and {tuple(k.shape)}")
-    b, hq, tq, d = q.shape
-    _, hkv, tk, _ = k.shape
-    if k.shape[0] != b or k.shape[3] != d:
-        raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} disagree on batch or head dim")
-    if hkv == 0 or hq % hkv:
-        raise ValueError(f"{hq} query heads cannot share {hkv} KV heads evenly")
-    if (tq, tk) != (layout.q_len, layout.kv_len):
-        raise ValueError(f"layout is for {layout.q_len} queries and {layout.kv_len} keys, got {tq} and {tk}")
-    if not 0 < tq <= tk:
-        raise ValueError(f"need 1..{tk} queries against {tk} keys, got {tq}")
-    if q.dtype not in (torch.float32, torch.float16, torch.bfloat16) or k.dtype != q.dtype:
-        raise ValueError(f"q and k must share one of fp32, fp16, bf16; got {q.dtype} and {k.dtype}")
-    if not 1 <= d <= 256:
-        raise ValueError(f"head dim must be 1..256, got {d}")
-    shape = (b, hkv, layout.n_q_blocks, layout.n_k_blocks)
-    if out is None:
-        out = torch.empty(shape, device=q.device, dtype=torch.float32)
-    if tuple(out.shape) != shape or out.dtype != torch.float32:
-        raise ValueError(f"out must be {shape} float32, got {tuple(out.shape)} {out.dtype}")
-    if len({t.device for t in (q, k, out)}) != 1:
-        raise ValueError("q, k and out must be on one device")
-    if q.device.type != "cuda" and not INTERPRETED:
-        raise ValueError(f"the Triton kernels need CUDA tensors (or TRITON_INTERPRET=1), got {q.device}")
-    return out
-
-
 def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor) -> None:
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -178,6 +149,6 @@ def pooled_scores(
     queries) . (mean of kb's keys); -inf where kb is after the query block. Written
     into `out` when given.
     """
-    out = check_inputs(q, k, layout, out)
+    out = check_score_inputs(q, k, layout, out)
     _launch(q, k, layout, out)
     return out

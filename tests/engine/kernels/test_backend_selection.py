@@ -33,12 +33,16 @@ def test_auto_runs_the_kernels_on_cuda_unless_the_blocks_are_too_small(monkeypat
     assert resolve(None, torch.device("cuda"), block_size=8).name == "torch"
 
 
-def test_a_group_on_the_kernels_builds_no_gather_plan_and_matches_the_reference(monkeypatch):
-    cfg = AttentionConfig(mode="index_share", block_size=16, window=32, topk=32, global_blocks=1, dense_layers=0)
+@pytest.mark.parametrize("indexer", ["pooled", "exact"])
+def test_a_group_on_the_kernels_builds_no_gather_plan_and_matches_the_reference(indexer):
+    cfg = AttentionConfig(mode="index_share", block_size=16, window=32, topk=32, global_blocks=1, dense_layers=0,
+                          indexer=indexer)
     q, k, v = (torch.randn(1, h, 160, 32) for h in (4, 2, 2))
     outputs = {}
     for name in ("torch", "triton"):
         attention = SparseAttention(cfg, LayerPlan.build(cfg, 2), backend_name=name)
+        scorer = attention._scorer(q.device).__module__
+        assert scorer == ("engine.attention.indexers" if name == "torch" else f"engine.attention.kernels.{indexer}_indexer")
         outputs[name] = [attention.attend(layer, q, k, v, 0.2) for layer in (0, 1)]
         shared = next(iter(attention._shared.values()))
         assert (shared.plan is None) == (name == "triton")
