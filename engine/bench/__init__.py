@@ -3,7 +3,7 @@
 For each GQA shape and context length (batch 1, random normal inputs):
   dense             torch SDPA, FlashAttention backend, is_causal=True, enable_gqa=True
   sparse            the backend's block-sparse attention over a real index
-  indexer_scores    the pooled indexer's block scores alone
+  indexer_scores    the indexer's block scores alone (--indexer: pooled by default, or exact)
   indexer           scores then block selection (top-k and the index), what a group leader runs
   naive_sparse_group  G x (indexer + sparse attention): one callable, a real sequence of launches
   index_share_group   1 x indexer + G x sparse attention over the shared index
@@ -20,7 +20,7 @@ and query head):
   dense   4*HQ*D*T*(T+1)/2: causal counted as half, FlashAttention's convention
   sparse  useful FLOPs only: 4*D*(HQ/HKV) * the (query, key) pairs the actual index
           allows, causal inside the diagonal block counted exactly, padding excluded
-  indexer what engine/ledger.py counts for one pooled indexer pass (selection: no FLOPs)
+  indexer what engine/ledger.py counts for one pass of the indexer (selection: no FLOPs)
 Beyond --dense-max, dense time is the ledger's dense FLOPs at the FLOP rate of the
 longest dense run that was measured, labelled "ledger".
 """
@@ -34,7 +34,7 @@ import time
 import torch
 
 from engine.attention.backends import resolve
-from engine.attention.config import AttentionConfig
+from engine.attention.config import INDEXERS, AttentionConfig
 from engine.bench.flops import fill_dense_from_ledger, ledger_check, useful_sparse_flops
 from engine.bench.measure import bench_length
 from engine.bench.report import new_report, save
@@ -55,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--block-size", type=int, default=AttentionConfig.block_size, help="tokens per block")
     parser.add_argument("--window", type=int, default=AttentionConfig.window, help="local window, tokens")
     parser.add_argument("--topk", type=int, default=AttentionConfig.topk, help="indexer budget, tokens")
+    parser.add_argument("--indexer", default=AttentionConfig.indexer, choices=INDEXERS,
+                        help="the indexer timed and counted (exact costs about as much as dense attention)")
     parser.add_argument("--dense-max", default="256K", help="longest length where dense SDPA runs; beyond: ledger")
     parser.add_argument("--budget-s", type=float, default=200.0,
                         help="start no new measurement after this many seconds; the rest are recorded as skipped")

@@ -45,7 +45,7 @@ def new_report(settings: Settings, backend: AttentionBackend) -> dict:
             "4*D FLOPs per (query, key) pair and query head (QK^T and PV, a multiply-add = 2). "
             "Dense: T*(T+1)/2 pairs, causal counted as half (FlashAttention's convention). "
             "Sparse: the pairs the actual index allows, causal inside the diagonal block, padding excluded. "
-            "Indexer: engine/ledger.py's count for one pooled pass; selection counts no FLOPs."
+            f"Indexer: engine/ledger.py's count for one {cfg.indexer} pass; selection counts no FLOPs."
         ),
         "shapes": [],
         "targets": [],

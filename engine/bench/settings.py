@@ -110,7 +110,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if args.budget_s <= 0:
         raise EngineError(f"--budget-s must be positive, got {args.budget_s}")
     cfg = AttentionConfig(mode="index_share", dense_layers=0, group_size=args.group_size,
-                          block_size=args.block_size, window=args.window, topk=args.topk)
+                          block_size=args.block_size, window=args.window, topk=args.topk, indexer=args.indexer)
     return Settings(
         device=device,
         dtype=DTYPES[args.dtype],

@@ -32,7 +32,8 @@ def markdown(report: dict) -> str:
         f"torch {v['torch']}, triton {v['triton']}, CUDA {v['cuda']}, engine {v['engine']}. "
         f"{s['dtype']}, backend {s['backend']}, batch 1; block {a['block_size']}, window {a['window']}, "
         f"top-k {a['topk']}, {a['sink_blocks']} sink, {a['global_blocks']} global ({a['budget_blocks']} blocks); "
-        f"group of G = {a['group_size']} layers. Times are medians in ms; TFLOP/s count useful FLOPs only.",
+        f"{a['indexer']} indexer, group of G = {a['group_size']} layers. Times are medians in ms; TFLOP/s count "
+        "useful FLOPs only.",
     ]
     for shape in report["shapes"]:
         lines += [

@@ -19,6 +19,7 @@ from engine.attention.indexers import pooled_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import GatherPlan
 from engine.attention.selection import block_index
+from engine.bench.flops import ledger_flops
 from engine.errors import EngineError
 
 README = "# Benchmarks\n\nWritten by hand.\n\n<!-- bench:start -->\nold table\n<!-- bench:end -->\n\nAlso by hand.\n"
@@ -139,3 +140,30 @@ def test_a_failing_indexer_costs_its_lengths_but_not_the_run(tmp_path, monkeypat
         for record in row["measurements"].values():
             assert record["skipped"] == "failed: building the index: RuntimeError: planted indexer failure"
     assert "1K" in (tmp_path / "README.md").read_text()
+
+
+def test_indexer_exact_times_and_counts_the_exact_indexer(tmp_path, monkeypatch):
+    calls = []
+    real = bench.resolve
+
+    def with_counted_exact(*args):
+        backend = real(*args)
+
+        def exact_scores(*a, **kw):
+            calls.append(a[2].kv_len)
+            return backend.exact_scores(*a, **kw)
+
+        return dataclasses.replace(backend, exact_scores=exact_scores)
+
+    monkeypatch.setattr(bench, "resolve", with_counted_exact)
+    (tmp_path / "README.md").write_text(README)
+    assert bench.run(bench_args(tmp_path, "--lengths", "1K", "--indexer", "exact", *SMALL_BUDGET)) == 0
+    report = json.loads((tmp_path / "bench.json").read_text())
+    (row,) = rows(report)
+
+    assert report["settings"]["attention"]["indexer"] == "exact" and calls and set(calls) == {1024}
+    cfg = AttentionConfig(dense_layers=0, block_size=16, window=64, topk=128, indexer="exact")
+    assert row["flops"]["indexer_scores"] == ledger_flops(bench.SHAPES["tiny"], cfg, 1024)["indexer"]
+    pooled = ledger_flops(bench.SHAPES["tiny"], cfg.replace(indexer="pooled"), 1024)["indexer"]
+    assert row["flops"]["indexer_scores"] > 10 * pooled
+    assert "exact indexer" in (tmp_path / "README.md").read_text()
