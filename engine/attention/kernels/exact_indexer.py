@@ -23,6 +23,7 @@ import triton.language as tl
 
 from engine.attention.backends import MIN_KERNEL_BLOCK
 from engine.attention.kernels.portable import autotune_configs, dot
+from engine.attention.kernels.query_tiles import CONFIGS, fitting
 from engine.attention.kernels.score_inputs import check_score_inputs
 from engine.attention.layout import QueryLayout
 
@@ -30,40 +31,17 @@ from engine.attention.layout import QueryLayout
 _MAX_KEY_TILE = 64
 
 
-def _keep(configs, named_args, **kwargs):
-    """Tilings that fit the shape and the registers.
-
-    A tile lies inside one query block and holds at least the 16 rows tl.dot needs. Its
-    query and score tiles take rows x (D + key tile) bf16-sized values; with no output
-    accumulator beside them (the prefill kernel's bound is half this), ptxas for sm_90
-    gave every tile below 8,192 such values per warp at most 100 registers a thread and
-    spilled none; at the bound itself it took 161 (scripts/compile_kernels.py, Llama 3
-    and Qwen2.5 shapes, D 64 and 128).
-    """
-    block, group_pad = kwargs["BLOCK_SIZE"], kwargs["GROUP_PAD"]  # constexprs arrive as keywords
-    width = (kwargs["HEAD_DIM_PAD"] + kwargs["KEY_TILE"]) * named_args["Q"].element_size() // 2
-
-    def fits(c: triton.Config) -> bool:
-        rows = group_pad * c.kwargs["TOKENS"]
-        return c.kwargs["TOKENS"] <= block and rows >= 16 and rows * width < 8192 * c.num_warps
-
-    return [c for c in configs if fits(c)] or configs[:1]
-
-
-# Query tokens per tile, warps and pipeline stages; the interpreter takes the first.
-_CONFIGS = [
-    triton.Config({"TOKENS": tokens}, num_warps=warps, num_stages=stages)
-    for tokens in (16, 32, 64, 128)
-    for warps in (4, 8)
-    for stages in (2, 3)
-]
+# Query and score tiles, no output accumulator beside them: ptxas for sm_90 gave every
+# tile within 6,144 bf16-sized values per warp at most 100 registers a thread and spilled
+# none; past that, 161 (compiled for the Llama 3 and Qwen2.5 shapes, D 64 and 128).
+_FITS = fitting(values_per_warp=6144, max_rows=512)
 
 
 # The length is left out of the key: every tile runs the same loop body, only more often.
 @triton.autotune(
-    configs=autotune_configs(_CONFIGS),
+    configs=autotune_configs(CONFIGS),
     key=["BLOCK_SIZE", "GROUP_PAD", "HEAD_DIM_PAD"],
-    prune_configs_by={"early_config_prune": _keep},
+    prune_configs_by={"early_config_prune": _FITS},
 )
 @triton.jit
 def _exact_scores_kernel(

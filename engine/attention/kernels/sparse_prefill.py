@@ -22,6 +22,7 @@ import triton.language as tl
 
 from engine.attention.backends import MIN_KERNEL_BLOCK
 from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
+from engine.attention.kernels.query_tiles import CONFIGS, fitting
 from engine.attention.layout import QueryLayout
 
 _LOG2E = 1.4426950408889634
@@ -62,40 +63,19 @@ def _attend_key_tile(
     return acc, m_new, l_i
 
 
-def keep(configs, named_args, **kwargs):
-    """Tilings that fit the shape and the registers.
-
-    A tile lies inside one query block and holds 16 to 256 rows (tl.dot needs 16).
-    Its query, accumulator and score tiles take about rows x (D + key tile) values, in
-    fp32 or the input dtype; ptxas for sm_90 spilled registers once that passed 4,096
-    bf16-sized values per warp (compiled for the Llama 3 and Qwen2.5 shapes, D 64 and 128).
-    """
-    block, group_pad = kwargs["BLOCK_SIZE"], kwargs["GROUP_PAD"]  # constexprs arrive as keywords
-    width = (kwargs["HEAD_DIM_PAD"] + kwargs["KEY_TILE"]) * named_args["Q"].element_size() // 2
-
-    def fits(c: triton.Config) -> bool:
-        rows = group_pad * c.kwargs["TOKENS"]
-        return c.kwargs["TOKENS"] <= block and 16 <= rows <= 256 and rows * width <= 4096 * c.num_warps
-
-    return [c for c in configs if fits(c)] or configs[:1]
-
-
-# Query tokens per tile, warps and pipeline stages; the interpreter takes the first.
-_CONFIGS = [
-    triton.Config({"TOKENS": tokens}, num_warps=warps, num_stages=stages)
-    for tokens in (16, 32, 64, 128)
-    for warps in (4, 8)
-    for stages in (2, 3)
-]
+# Query, accumulator and score tiles in fp32 or the input dtype: ptxas for sm_90 spilled
+# registers once they passed 4,096 bf16-sized values per warp (compiled for the Llama 3
+# and Qwen2.5 shapes, D 64 and 128).
+_FITS = fitting(values_per_warp=4096, max_rows=256)
 
 
 # The key leaves out the length on purpose: a tile's work is its selection, which the budget
 # caps whatever the context, so past the budget (about 3.4K tokens by default) a longer
 # context only adds tiles, and the config chosen at the first length serves the rest.
 @triton.autotune(
-    configs=autotune_configs(_CONFIGS),
+    configs=autotune_configs(CONFIGS),
     key=["BLOCK_SIZE", "GROUP_PAD", "HEAD_DIM_PAD"],
-    prune_configs_by={"early_config_prune": keep},
+    prune_configs_by={"early_config_prune": _FITS},
 )
 @triton.jit
 def _sparse_prefill_kernel(

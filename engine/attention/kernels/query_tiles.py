@@ -1,0 +1,40 @@
+"""The query tiles of the prefill and exact-indexer kernels, and which of them fit.
+
+A tile is TOKENS consecutive queries of one query block for every query head of a KV
+group, so its rows are (heads padded to a power of two) x TOKENS, and the group's
+shared K/V (or key) tiles are read once for all of them.
+"""
+
+from __future__ import annotations
+
+import triton
+
+# Query tokens per tile, warps and pipeline stages; the interpreter takes the first.
+CONFIGS = [
+    triton.Config({"TOKENS": tokens}, num_warps=warps, num_stages=stages)
+    for tokens in (16, 32, 64, 128)
+    for warps in (4, 8)
+    for stages in (2, 3)
+]
+
+
+def fitting(values_per_warp: int, max_rows: int):
+    """An autotuner `early_config_prune` keeping the tilings that fit the shape and the registers.
+
+    A tile lies inside one query block and holds 16 to max_rows rows (tl.dot needs 16).
+    Its query and score tiles, and any accumulator, take about rows x (D + key tile)
+    values; counted in bf16-sized values, at most `values_per_warp` per warp, the bound
+    each kernel found from ptxas's register counts (scripts/compile_kernels.py).
+    """
+
+    def keep(configs, named_args, **kwargs):
+        block, group_pad = kwargs["BLOCK_SIZE"], kwargs["GROUP_PAD"]  # constexprs arrive as keywords
+        width = (kwargs["HEAD_DIM_PAD"] + kwargs["KEY_TILE"]) * named_args["Q"].element_size() // 2
+
+        def fits(c: triton.Config) -> bool:
+            rows = group_pad * c.kwargs["TOKENS"]
+            return c.kwargs["TOKENS"] <= block and 16 <= rows <= max_rows and rows * width <= values_per_warp * c.num_warps
+
+        return [c for c in configs if fits(c)] or configs[:1]
+
+    return keep
