@@ -9,7 +9,6 @@ from django.db.migrations.loader import MigrationLoader
 from django_celery_beat.models import PeriodicTask
 
 from costplanner.celery import app
-
 from workloads import signals
 from workloads.models import Workload
 from workloads.runs import start_run
