@@ -1,11 +1,12 @@
 """Planning: what each strategy would cost per question as a workload's context grows.
 
 The ledger's FLOPs come from the target model's shape and the engine settings of
-the workload's latest run (or of the run a summary is about). Device dollars need a measured run: its device seconds per ledger
-FLOP calibrate the conversion, priced at today's GPU price for that device (or, for
-a summary of a past run, the price in force on its date). API dollars are tokens at
-the API price of the same date. This reads the engine's cost ledger, which
-is arithmetic on the model's config; inference only ever runs in workloads.tasks.
+the workload's latest run (or of the run a summary is about). Device dollars need a
+measured run: its device seconds per ledger FLOP calibrate the conversion, priced at
+today's GPU price for that device (or, for a summary of a past run, the price in force
+on its date). API dollars are tokens at the API price of the same date. This reads the
+engine's cost ledger, which is arithmetic on the model's config; inference only ever
+runs in workloads.tasks.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class Projection:
 
 def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projection:
     """The projection from the workload's latest succeeded run at today's prices (the planning page), or,
-    as_of a succeeded run, from that run at the prices in force on its date: a summary exported again
-    later then shows the figures it showed when the run was new."""
+    as_of a succeeded run, from that run at the prices in force on its date, so that exporting its
+    summary again later neither reprices it nor swaps in a newer run's measurements."""
     run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     on = pricing.run_date(as_of) if as_of else timezone.localdate()
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
@@ -101,8 +102,8 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, 
         return None
     per_flop = seconds / measured
     notes.append(f"Device seconds per FLOP measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
-                 f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} (from {gpu.effective_from}, "
-                 f"source: {gpu.source}).")
+                 f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
+                 f"(from {gpu.effective_from}, source: {gpu.source}).")
     return {s: [f * per_flop / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items()}
 
 
@@ -112,8 +113,9 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
     except pricing.PricingError as exc:
         notes.append(f"No API dollars: {exc}.")
         return None
-    notes.append(f"API dollars at {api.provider}'s {dollars(api.input_per_mtok)} in and {dollars(api.output_per_mtok)} out per million "
-                 f"tokens (from {api.effective_from}, source: {api.source}); an API bills tokens, whatever the attention.")
+    notes.append(f"API dollars at {api.provider}'s {dollars(api.input_per_mtok)} in and {dollars(api.output_per_mtok)} "
+                 f"out per million tokens (from {api.effective_from}, source: {api.source}); an API bills tokens, "
+                 "whatever the attention.")
     per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
     return {s: [sum(count * (tokens * per_in + ANSWER_TOKENS * per_out) for _, tokens, count in plan) for plan in plans]
             for s, plans in calls.items()}

@@ -33,7 +33,8 @@ def fitting(values_per_warp: int, max_rows: int):
 
         def fits(c: triton.Config) -> bool:
             rows = group_pad * c.kwargs["TOKENS"]
-            return c.kwargs["TOKENS"] <= block and 16 <= rows <= max_rows and rows * width <= values_per_warp * c.num_warps
+            fits_registers = rows * width <= values_per_warp * c.num_warps
+            return c.kwargs["TOKENS"] <= block and 16 <= rows <= max_rows and fits_registers
 
         return [c for c in configs if fits(c)] or configs[:1]
 

@@ -33,7 +33,8 @@ def check_score_inputs(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, ou
     if tuple(out.shape) != shape or out.dtype != torch.float32:
         raise ValueError(f"out must be {shape} float32, got {tuple(out.shape)} {out.dtype}")
     if (layout.n_q_blocks - 1) * out.stride(2) + (layout.n_k_blocks - 1) * out.stride(3) >= 2**31:
-        raise ValueError(f"{layout.n_q_blocks} x {layout.n_k_blocks} block scores per head pass the kernels' int32 offsets")
+        raise ValueError(f"{layout.n_q_blocks} x {layout.n_k_blocks} block scores per head pass the kernels' "
+                         "int32 offsets")
     if len({t.device for t in (q, k, out)}) != 1:
         raise ValueError("q, k and out must be on one device")
     if q.device.type != "cuda" and not INTERPRETED:
