@@ -23,7 +23,7 @@ import triton.language as tl
 
 from engine.attention.backends import MIN_KERNEL_BLOCK
 from engine.attention.kernels.portable import autotune_configs, dot
-from engine.attention.kernels.query_tiles import CONFIGS, fitting
+from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.kernels.score_inputs import check_score_inputs
 from engine.attention.layout import QueryLayout
 
@@ -60,21 +60,13 @@ def _exact_scores_kernel(
     batch_head = tl.program_id(1)
     b = (batch_head // n_kv_heads).to(tl.int64)  # int64 bases: see the prefill kernel
     kv_head = (batch_head % n_kv_heads).to(tl.int64)
-    q_block = tile // (BLOCK_SIZE // TOKENS)
-    q_offset = kv_len - q_len
-    own_block = q_offset // BLOCK_SIZE + q_block  # absolute block of the tile's queries
-    tile_start = own_block * BLOCK_SIZE + (tile % (BLOCK_SIZE // TOKENS)) * TOKENS
-
     # Rows are (query head of the group, token of the tile), heads padded to a power of two.
-    rows = tl.arange(0, GROUP_PAD * TOKENS)
-    head = rows // TOKENS
-    q_pos = tile_start + rows % TOKENS
-    row_ok = (head < group) & (q_pos >= q_offset) & (q_pos < kv_len)
+    q_block, first, head, token, _, row_ok = tile_rows(tile, q_len, kv_len, group, BLOCK_SIZE, GROUP_PAD, TOKENS)
+    own_block = (kv_len - q_len) // BLOCK_SIZE + q_block  # absolute block of the tile's queries
     offs_d = tl.arange(0, HEAD_DIM_PAD)
     d_ok = offs_d < HEAD_DIM
-    first = (tile_start - q_offset).to(tl.int64)
     q_tile = Q + b * stride_qb + kv_head * group * stride_qh + first * stride_qt
-    in_tile = head * stride_qh + (rows % TOKENS) * stride_qt
+    in_tile = head * stride_qh + token * stride_qt
     q = tl.load(q_tile + in_tile[:, None] + offs_d[None, :], mask=row_ok[:, None] & d_ok[None, :], other=0.0)
 
     k_base = K + b * stride_kb + kv_head * stride_kh

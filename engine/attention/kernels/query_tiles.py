@@ -8,6 +8,7 @@ shared K/V (or key) tiles are read once for all of them.
 from __future__ import annotations
 
 import triton
+import triton.language as tl
 
 # Query tokens per tile, warps and pipeline stages; the interpreter takes the first.
 CONFIGS = [
@@ -39,3 +40,23 @@ def fitting(values_per_warp: int, max_rows: int):
         return [c for c in configs if fits(c)] or configs[:1]
 
     return keep
+
+
+@triton.jit
+def tile_rows(tile, q_len, kv_len, group, BLOCK_SIZE: tl.constexpr, GROUP_PAD: tl.constexpr, TOKENS: tl.constexpr):
+    """Where query tile `tile` lies: (q_block, first, head, token, q_pos, row_ok).
+
+    q_block: its query block, relative to the first (the row of a block index); first:
+    the query index of its first token, int64 (below 0 where the first block starts
+    before the queries); per row, head within the group, token within the tile, absolute
+    position, and whether it is a real query (padding heads and positions are not).
+    """
+    q_block = tile // (BLOCK_SIZE // TOKENS)
+    q_offset = kv_len - q_len
+    tile_start = ((q_offset // BLOCK_SIZE) + q_block) * BLOCK_SIZE + (tile % (BLOCK_SIZE // TOKENS)) * TOKENS
+    rows = tl.arange(0, GROUP_PAD * TOKENS)
+    head = rows // TOKENS
+    token = rows % TOKENS
+    q_pos = tile_start + token
+    row_ok = (head < group) & (q_pos >= q_offset) & (q_pos < kv_len)
+    return q_block, (tile_start - q_offset).to(tl.int64), head, token, q_pos, row_ok

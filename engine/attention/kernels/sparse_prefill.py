@@ -22,7 +22,7 @@ import triton.language as tl
 
 from engine.attention.backends import MIN_KERNEL_BLOCK
 from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
-from engine.attention.kernels.query_tiles import CONFIGS, fitting
+from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.layout import QueryLayout
 
 _LOG2E = 1.4426950408889634
@@ -97,19 +97,11 @@ def _sparse_prefill_kernel(
     # per element spilled registers.
     b = (batch_head // n_kv_heads).to(tl.int64)
     kv_head = (batch_head % n_kv_heads).to(tl.int64)
-    q_block = tile // (BLOCK_SIZE // TOKENS)  # row of the index: query block relative to the first
-    q_offset = kv_len - q_len
-    tile_start = ((q_offset // BLOCK_SIZE) + q_block) * BLOCK_SIZE + (tile % (BLOCK_SIZE // TOKENS)) * TOKENS
-
     # Rows are (query head of the group, token of the tile), heads padded to a power of two.
-    rows = tl.arange(0, GROUP_PAD * TOKENS)
-    head = rows // TOKENS
-    q_pos = tile_start + rows % TOKENS  # absolute positions
-    row_ok = (head < group) & (q_pos >= q_offset) & (q_pos < kv_len)
+    q_block, first, head, token, q_pos, row_ok = tile_rows(tile, q_len, kv_len, group, BLOCK_SIZE, GROUP_PAD, TOKENS)
     offs_d = tl.arange(0, HEAD_DIM_PAD)
     d_ok = offs_d < HEAD_DIM
-    first = (tile_start - q_offset).to(tl.int64)  # query index of the tile's first token (may be < 0: padding)
-    in_tile = head * stride_qh + (rows % TOKENS) * stride_qt
+    in_tile = head * stride_qh + token * stride_qt
     q_tile = Q + b * stride_qb + kv_head * group * stride_qh + first * stride_qt
     q = tl.load(q_tile + in_tile[:, None] + offs_d[None, :], mask=row_ok[:, None] & d_ok[None, :], other=0.0)
 
@@ -139,7 +131,7 @@ def _sparse_prefill_kernel(
         )
     out = acc / tl.where(l_i == 0.0, 1.0, l_i)[:, None]
     o_tile = Out + b * stride_ob + kv_head * group * stride_oh + first * stride_ot
-    o_rows = head * stride_oh + (rows % TOKENS) * stride_ot
+    o_rows = head * stride_oh + token * stride_ot
     o_ok = row_ok[:, None] & d_ok[None, :]
     tl.store(o_tile + o_rows[:, None] + offs_d[None, :], out.to(Out.dtype.element_ty), mask=o_ok)
 
