@@ -31,7 +31,7 @@ class WorkloadAdmin(admin.ModelAdmin):
 class ScheduleEventAdmin(admin.ModelAdmin):
     """What each firing did: a record, so nobody edits it here."""
 
-    list_display = ("workload", "period", "fired_at", "outcome", "reason", "run")
+    list_display = ("workload", "period", "fired_at", "fired_by", "outcome", "reason", "run")
     list_filter = ("outcome",)
 
     def has_add_permission(self, request) -> bool:

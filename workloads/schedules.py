@@ -27,7 +27,9 @@ QUEUE = "default"
 MONTHS = {Workload.Schedule.QUARTERLY: "1,4,7,10", Workload.Schedule.MONTHLY: "*"}
 IN_WORDS = {Workload.Schedule.QUARTERLY: "Quarterly, on 1 January, April, July and October",
             Workload.Schedule.MONTHLY: "Monthly, on the 1st of each month"}
-BLOCKING = (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING, ComparisonRun.Status.SUCCEEDED)
+# A run of these stands for its period, whoever started it: the schedule then has nothing to do. A failed or
+# cancelled run does not, so a person may fire that period again (refirable_period).
+STANDING = (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING, ComparisonRun.Status.SUCCEEDED)
 
 
 def task_name(workload_pk: int) -> str:
@@ -102,29 +104,49 @@ def describe(workload: Workload) -> str:
     return f"{IN_WORDS[workload.schedule]} at {workload.schedule_hour:02d}:00 {workload.organisation.timezone}"
 
 
-def fire(workload: Workload, now: dt.datetime) -> ScheduleEvent:
-    """One firing of the schedule: queue this period's run with the saved settings, or record why not."""
+def fire(workload: Workload, now: dt.datetime, user=None) -> ScheduleEvent:
+    """One firing of the schedule: queue this period's run with the saved settings, or record why not.
+
+    user: who fired the period again from the workload page; None for beat.
+    """
     period = period_of(workload, now)
     run, reason = None, _reason_to_skip(workload, period.label)
     if reason is None:
         settings = workload.run_settings
         try:
             with transaction.atomic():  # a savepoint: a lost race on the unique constraint leaves the rest intact
-                run = runs.start_run(workload, None, strategies=settings.get("strategies"),
+                run = runs.start_run(workload, user, strategies=settings.get("strategies"),
                                      trigger=ComparisonRun.Trigger.SCHEDULED, **_values(settings))
         except ValidationError as exc:
             reason = _sentence(" ".join(exc.messages))
         except IntegrityError:
             reason = _already_scheduled(workload, period.label)
     return ScheduleEvent.objects.create(
-        workload=workload, period=period.label, run=run, reason=(reason or "")[:500],
+        workload=workload, period=period.label, run=run, reason=(reason or "")[:500], fired_by=user,
         outcome=ScheduleEvent.Outcome.QUEUED if run else ScheduleEvent.Outcome.SKIPPED)
+
+
+def refirable_period(workload: Workload, now: dt.datetime) -> str | None:
+    """The current period, if the schedule fired in it and left no run standing; otherwise None.
+
+    That is a period whose firing was skipped (no price yet, say) or whose run failed or was cancelled:
+    firing it again gives the period its scheduled run, compared with the last period and summarised
+    as a PDF. Earlier periods cannot be fired again: a run belongs to the period it is queued in.
+    """
+    period = period_of(workload, now).label
+    if workload.schedule == Workload.Schedule.OFF or not workload.schedule_events.filter(period=period).exists():
+        return None
+    return None if _standing_run(workload, period) else period
+
+
+def _standing_run(workload: Workload, period: str) -> ComparisonRun | None:
+    return workload.runs.filter(period=period, status__in=STANDING).order_by("created_at").first()
 
 
 def _reason_to_skip(workload: Workload, period: str) -> str | None:
     if workload.schedule == Workload.Schedule.OFF:
         return "The schedule is off."
-    existing = workload.runs.filter(period=period, status__in=BLOCKING).order_by("created_at").first()
+    existing = _standing_run(workload, period)
     if existing is not None:
         return f"Run {existing.pk} of {period} is already {existing.status}."
     settings = workload.run_settings
@@ -147,9 +169,10 @@ def _values(settings: dict) -> dict:
 
 
 def _already_scheduled(workload: Workload, period: str) -> str:
-    run = workload.runs.filter(period=period, trigger=ComparisonRun.Trigger.SCHEDULED).first()
+    """Why a firing that lost a race (on the unique constraint) queued nothing."""
+    run = workload.runs.filter(period=period, trigger=ComparisonRun.Trigger.SCHEDULED, status__in=STANDING).first()
     which = f"run {run.pk} ({run.status})" if run else "a run"
-    return f"The schedule already started {which} for {period}; start one by hand to compare again."
+    return f"The schedule already started {which} for {period}."
 
 
 def _sentence(message: str) -> str:

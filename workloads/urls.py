@@ -14,6 +14,7 @@ urlpatterns = [
     path("workloads/<int:pk>/planning/", planning.planning, name="planning"),
     # Schedules: when a workload's comparison fires, in the organisation's time zone
     path("workloads/<int:pk>/schedule/", schedules.schedule_edit, name="schedule_edit"),
+    path("workloads/<int:pk>/schedule/fire/", schedules.schedule_fire, name="schedule_fire"),
     path("organisation/", schedules.organisation_edit, name="organisation_edit"),
     # Uploads
     path("workloads/<int:pk>/upload/", uploads.upload_create, name="upload_create"),

@@ -74,9 +74,11 @@ class ComparisonRun(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [
-            # The schedule starts one run per period, even if beat fires twice.
-            models.UniqueConstraint(fields=["workload", "period"], condition=models.Q(trigger="scheduled"),
-                                    name="one_scheduled_run_per_period"),
+            # One scheduled run stands for each period, even if beat fires twice. A failed or cancelled one
+            # does not stand: the period can be fired again (workloads.schedules.refirable_period).
+            models.UniqueConstraint(
+                fields=["workload", "period"], name="one_scheduled_run_per_period",
+                condition=models.Q(trigger="scheduled") & ~models.Q(status__in=["failed", "cancelled"])),
         ]
 
     def __str__(self) -> str:

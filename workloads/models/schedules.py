@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 from workloads.models.runs import ComparisonRun
@@ -17,6 +18,8 @@ class ScheduleEvent(models.Model):
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     reason = models.CharField(max_length=500, blank=True, help_text="why it was skipped")
     run = models.ForeignKey(ComparisonRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    fired_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+", help_text="who fired the period again; empty for beat's firing")
 
     class Meta:
         ordering = ["-fired_at", "-pk"]

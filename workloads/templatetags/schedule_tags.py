@@ -1,4 +1,5 @@
 from django import template
+from django.utils import timezone
 
 from workloads import runs, schedules
 from workloads.forms import ScheduleForm
@@ -19,5 +20,6 @@ def schedule_panel(context, workload):
         "strategies": settings.get("strategies") or [],
         "settings": [(name.replace("_", " "), settings[name]) for name in runs.SETTINGS if name in settings],
         "form": ScheduleForm(instance=workload),
-        "events": workload.schedule_events.select_related("run")[:RECENT_EVENTS],
+        "events": workload.schedule_events.select_related("run", "fired_by")[:RECENT_EVENTS],
+        "refirable_period": schedules.refirable_period(workload, timezone.now()),
     }

@@ -1,4 +1,4 @@
-"""A workload's schedule and alert thresholds, and the organisation's time zone that its hours are in."""
+"""A workload's schedule and alert thresholds, firing a period again, and the organisation's time zone."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 
-from workloads import access
+from workloads import access, schedules
 from workloads.forms import OrganisationForm, ScheduleForm
 
 
@@ -22,6 +24,25 @@ def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("workload_detail", pk=workload.pk)
     return render(request, "workloads/schedule_form.html", {"workload": workload, "form": form},
                   status=400 if form.is_bound else 200)
+
+
+@login_required
+@require_POST
+def schedule_fire(request: HttpRequest, pk: int) -> HttpResponse:
+    """Fire this period's schedule again, after its firing was skipped or its run failed or was cancelled."""
+    workload = access.workload_for(request.user, pk)
+    now = timezone.now()
+    period = schedules.refirable_period(workload, now)
+    if period is None:
+        messages.info(request, "Nothing to fire again: this period's comparison is queued, running or done, "
+                               "or the schedule is off or has not fired yet.")
+    else:
+        event = schedules.fire(workload, now, user=request.user)
+        if event.run is None:
+            messages.error(request, f"Fired {period} again, but queued nothing: {event.reason}")
+        else:
+            messages.success(request, f"Queued run {event.run.pk} as {period}'s scheduled comparison.")
+    return redirect("workload_detail", pk=workload.pk)
 
 
 @login_required

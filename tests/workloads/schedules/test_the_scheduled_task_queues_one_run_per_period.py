@@ -1,9 +1,11 @@
 """A firing queues this period's run with the saved settings, or records in plain words why it queued none."""
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
+from workloads import schedules
 from workloads.models import ApiPrice, ComparisonRun, Probe, ScheduleEvent, Workload
 from workloads.periods import period_of
 from workloads.tasks import scheduled_comparison
@@ -55,15 +57,31 @@ def test_firing_twice_in_a_period_makes_one_run(ready, django_capture_on_commit_
     assert list(ScheduleEvent.objects.values_list("outcome", flat=True)) == ["skipped", "queued"]
 
 
-def test_a_failed_scheduled_run_still_counts_for_its_period(ready, django_capture_on_commit_callbacks):
-    # The unique constraint, not the status check, is what stops this one: a race ends the same way.
-    failed = make_run(ready, status=ComparisonRun.Status.FAILED, trigger=ComparisonRun.Trigger.SCHEDULED)
+@pytest.mark.parametrize("status", [ComparisonRun.Status.FAILED, ComparisonRun.Status.CANCELLED])
+def test_a_failed_or_cancelled_scheduled_run_leaves_its_period_open(ready, status, django_capture_on_commit_callbacks):
+    dead = make_run(ready, status=status, trigger=ComparisonRun.Trigger.SCHEDULED)
     event, callbacks = fire(ready, django_capture_on_commit_callbacks)
 
-    assert ComparisonRun.objects.get() == failed and not callbacks
+    assert event.outcome == "queued" and len(callbacks) == 1
+    assert event.run != dead and (event.run.trigger, event.run.period) == ("scheduled", dead.period)
+
+
+def test_two_standing_scheduled_runs_in_one_period_break_the_constraint(ready):
+    make_run(ready, status=ComparisonRun.Status.FAILED, trigger=ComparisonRun.Trigger.SCHEDULED)
+    make_run(ready, status=ComparisonRun.Status.QUEUED, trigger=ComparisonRun.Trigger.SCHEDULED)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_run(ready, status=ComparisonRun.Status.SUCCEEDED, trigger=ComparisonRun.Trigger.SCHEDULED)
+
+
+def test_a_firing_that_loses_the_race_records_a_skip(ready, monkeypatch, django_capture_on_commit_callbacks):
+    # Another firing queued its run after this one looked: only the unique constraint can stop it now.
+    standing = make_run(ready, status=ComparisonRun.Status.QUEUED, trigger=ComparisonRun.Trigger.SCHEDULED)
+    monkeypatch.setattr(schedules, "_standing_run", lambda workload, period: None)
+    event, callbacks = fire(ready, django_capture_on_commit_callbacks)
+
+    assert ComparisonRun.objects.get() == standing and not callbacks
     assert event.outcome == "skipped"
-    assert event.reason == (f"The schedule already started run {failed.pk} (failed) for {failed.period}; "
-                            "start one by hand to compare again.")
+    assert event.reason == f"The schedule already started run {standing.pk} (queued) for {standing.period}."
 
 
 def test_a_manual_run_of_the_period_that_succeeded_is_enough(ready, django_capture_on_commit_callbacks):

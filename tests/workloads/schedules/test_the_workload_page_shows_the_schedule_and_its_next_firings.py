@@ -62,13 +62,3 @@ def test_the_times_are_in_the_organisations_zone_not_utc(alice_client, workload)
     first = next_fire_times(workload)[0]
     assert first.utcoffset() in (dt.timedelta(hours=-5), dt.timedelta(hours=-4))
     assert first.isoformat() in page
-
-
-def test_a_failed_scheduled_run_says_to_start_one_by_hand(alice_client, workload):
-    run = make_run(workload, status="failed", trigger="scheduled")
-    ScheduleEvent.objects.create(workload=workload, period=run.period, outcome="queued", run=run)
-    page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
-
-    assert f"run {run.pk}</a>, now failed" in page
-    assert (f'<a href="{reverse("run_create", args=[workload.pk])}">start a comparison by hand</a> '
-            f"to measure {run.period}") in page
