@@ -8,6 +8,7 @@ the worker forks.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from celery import shared_task
@@ -29,6 +30,7 @@ _models: dict = {}  # per worker process: model name -> engine LoadedModel
 _tokenizers: dict = {}
 
 Status = ComparisonRun.Status
+LOST_RUN_GRACE_S = 600
 
 
 class RunCancelled(Exception):
@@ -194,6 +196,26 @@ def _progress(run_pk: int):
 def _fail(run_pk: int, error: str) -> None:
     ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING).update(
         status=Status.FAILED, error=error, finished_at=timezone.now())
+
+
+@shared_task(name="workloads.fail_lost_runs")
+def fail_lost_runs() -> int:
+    """Mark failed the runs still "running" well past the hard time limit: their worker is gone.
+
+    A worker killed at the hard limit, or whose process or machine died, never reports back, and the
+    message delivered again finds its row claimed and does nothing: without this the run would say
+    "running" for ever and its period could not be fired again. The grace absorbs clocks that differ
+    between the worker that stamped started_at and the one running this.
+    """
+    now = timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_RUN_GRACE_S)
+    failed = ComparisonRun.objects.filter(status=Status.RUNNING, started_at__lt=cutoff).update(
+        status=Status.FAILED, finished_at=now,
+        error=(f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
+               "it started, past the hard time limit, so the process was killed or died"))
+    if failed:
+        log.warning("marked %d lost run(s) failed", failed)
+    return failed
 
 
 @shared_task(name="workloads.scheduled_comparison")
