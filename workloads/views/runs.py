@@ -9,10 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access, charts, exports, pricing, runs
+from workloads import access, charts, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, StrategyResult
 
@@ -64,9 +65,18 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
+        "refirable_period": _refirable_period(run),
         "settings": [(name.replace("_", " "), getattr(run, name)) for name in runs.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
     })
+
+
+def _refirable_period(run: ComparisonRun) -> str | None:
+    """The run's period, if it is a scheduled run whose period can be fired again now."""
+    if run.trigger != ComparisonRun.Trigger.SCHEDULED:
+        return None
+    period = schedules.refirable_period(run.workload, timezone.now())
+    return period if period == run.period else None
 
 
 @login_required

@@ -104,3 +104,12 @@ def test_only_a_member_can_fire_and_only_by_post(alice_client, charlie_client, w
     assert alice_client.get(url).status_code == 405
     assert alice_client.post(reverse("schedule_fire", args=[workload.pk + 1000])).status_code == 404
     assert ComparisonRun.objects.count() == 1 and ScheduleEvent.objects.count() == 1
+
+
+@pytest.mark.parametrize("trigger, offered", [("scheduled", True), ("manual", False)])
+def test_the_page_of_a_failed_scheduled_run_offers_to_fire_its_period_again(alice_client, workload, period, trigger,
+                                                                            offered):
+    run = fired(workload, period, "failed", trigger=trigger).run
+    page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
+    assert (f"Fire {period} again" in page) is offered
+    assert (f"the schedule's run for {period}" in page) is offered
