@@ -62,7 +62,8 @@ def main() -> None:
     print("|---:|---:|---|---:|---:|---:|---:|---:|")
     for r in rows:
         if r["refused"]:
-            print(f"| {r['scale']}x | {r['document_tokens']:,} | {r['strategy']} | refused: over the model's positions | | | | |")
+            print(f"| {r['scale']}x | {r['document_tokens']:,} | {r['strategy']} | "
+                  "refused: over the model's positions | | | | |")
             continue
         print(f"| {r['scale']}x | {r['document_tokens']:,} | {r['strategy']} | {r['calls']} | {r['tokens_in']:,} | "
               f"{r['wall_seconds']:.1f} | {r['seconds']:.1f} | {r['tflops']:.2f} |")

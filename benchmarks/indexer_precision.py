@@ -91,8 +91,8 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, nargs="+", default=[16384, 131072])
     cfg = AttentionConfig()
     rows = [row for tokens in parser.parse_args().tokens for row in measure(tokens, cfg)]
-    report = {"date": date.today().isoformat(), "device": "cpu, this 2-core machine (TF32 truncation emulated)", "heads": [HQ, HKV, D],
-              "inputs": "bfloat16", "attention": cfg.__dict__, "rows": rows}
+    report = {"date": date.today().isoformat(), "device": "cpu, this 2-core machine (TF32 truncation emulated)",
+              "heads": [HQ, HKV, D], "inputs": "bfloat16", "attention": cfg.__dict__, "rows": rows}
     (HERE / "indexer_precision.json").write_text(json.dumps(report, indent=2) + "\n")
     for r in rows:
         print(f"{r['tokens']} tokens, {r['change']}: score error {r['score_relative_error']:.2e}, rows with the "

@@ -71,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
         bound = TOLERANCE[dtype]
         ok = error <= bound  # NaN fails
         failed |= not ok
-        print(f"  {kernel:16} {str(dtype).removeprefix('torch.'):9} {error:.2e}  (bound {bound:.0e})  {'ok' if ok else 'FAIL'}")
+        print(
+            f"  {kernel:16} {str(dtype).removeprefix('torch.'):9} {error:.2e}  "
+            f"(bound {bound:.0e})  {'ok' if ok else 'FAIL'}"
+        )
     return 1 if failed else 0
 
 
@@ -109,7 +112,9 @@ def _check_case(backend, cfg, case: Case, dtype, device, generator) -> dict[str,
     one = QueryLayout(q_len=1, kv_len=case.kv_len, block_size=cfg.block_size)
     index, _ = block_index(cfg, one, 1, case.hkv, reference_scores(q64_last, k64, one).float(), device)
     out = backend.sparse_decode(q_last, k, v, index, scale, cfg.block_size, out=poisoned(q_last))
-    errors["sparse_decode"] = _relative_error(out, reference_attention(q64_last, k64, v64, index, scale, cfg.block_size))
+    errors["sparse_decode"] = _relative_error(
+        out, reference_attention(q64_last, k64, v64, index, scale, cfg.block_size)
+    )
     return errors
 
 

@@ -70,7 +70,9 @@ def cmd_flops(args: argparse.Namespace) -> int:
     pays_from = ledger.index_share_pays_from(shape, attention_config(args, "index_share", base))
     if args.json:
         report = {**modes, "ratios": ratios, "index_share_saves_10pct_from_tokens": pays_from}
-        json.dump({**report, "model": shape.name, "context": args.context, "source": shape.source}, sys.stdout, indent=2)
+        json.dump(
+            {**report, "model": shape.name, "context": args.context, "source": shape.source}, sys.stdout, indent=2
+        )
         print()
         return 0
     indexer = "learned (lightning)" if shape.learned_indexer else attention_config(args, "index_share", base).indexer
@@ -78,12 +80,18 @@ def cmd_flops(args: argparse.Namespace) -> int:
     print(f"{'mode':14} {'indexer layers':>14} {'FLOPs/token':>12} {'FLOPs prefill':>14} {'indexer share':>14}")
     for mode, row in modes.items():
         share = row["prefill"]["flops"]["indexer"] / row["flops_prefill"]
-        print(f"{mode:14} {row['indexer_layers']:>14} {row['flops_per_token']:>12.3e} {row['flops_prefill']:>14.3e} {share:>13.1%}")
+        print(
+            f"{mode:14} {row['indexer_layers']:>14} {row['flops_per_token']:>12.3e} "
+            f"{row['flops_prefill']:>14.3e} {share:>13.1%}"
+        )
     if args.context > shape.max_positions:
         print(f"(beyond the model's {shape.max_positions:,} positions: ledger only)")
     for name, r in ratios.items():
         print(f"{name:26} per token {r['flops_per_token']:.2f}x   prefill {r['flops_prefill']:.2f}x")
-    print(f"index_share saves 10% of prefill FLOPs over naive_sparse from: {'never' if pays_from is None else f'{pays_from:,} tokens'}")
+    print(
+        "index_share saves 10% of prefill FLOPs over naive_sparse from: "
+        f"{'never' if pays_from is None else f'{pays_from:,} tokens'}"
+    )
     return 0
 
 
@@ -197,7 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--probes", required=True, help="JSONL: question, answer, optional kind")
     cmp.add_argument("--strategies", default="full_index_share,full_dense,chunked", help="comma-separated")
     cmp.add_argument("--chunk-tokens", type=int, default=1024)
-    cmp.add_argument("--chunk-overlap", type=int, default=None, help="tokens repeated between neighbouring chunks (default: chunk/8, at most 64)")
+    cmp.add_argument(
+        "--chunk-overlap", type=int, default=None,
+        help="tokens repeated between neighbouring chunks (default: chunk/8, at most 64)",
+    )
     cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
     cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
     cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")
@@ -226,7 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     if not args.verbose:
         from transformers.utils import logging as hf_logging
 

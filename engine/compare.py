@@ -89,7 +89,9 @@ class StrategyResult:
         self.tokens_in += prompt_tokens
         self.tokens_out += result.new_tokens
         self.seconds += result.prefill.seconds + result.decode.seconds
-        self.peak_memory_bytes = max(self.peak_memory_bytes, result.prefill.peak_memory_bytes, result.decode.peak_memory_bytes)
+        self.peak_memory_bytes = max(
+            self.peak_memory_bytes, result.prefill.peak_memory_bytes, result.decode.peak_memory_bytes
+        )
 
 
 @dataclass
@@ -108,7 +110,10 @@ class Workload:
 def check_strategies(names: Sequence[str]) -> list[str]:
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown or not names:
-        raise EngineError(f"unknown strategy {', '.join(map(repr, unknown)) or '(none given)'}; choose from {', '.join(STRATEGIES)}")
+        raise EngineError(
+            f"unknown strategy {', '.join(map(repr, unknown)) or '(none given)'}; "
+            f"choose from {', '.join(STRATEGIES)}"
+        )
     return list(dict.fromkeys(names))
 
 
@@ -116,7 +121,10 @@ def check_chunk_tokens(chunk_tokens: int, max_positions: int) -> None:
     # The chunk, the question and the answer share the model's positions.
     room = max_positions - 256
     if not 16 <= chunk_tokens <= room:
-        raise EngineError(f"chunk size must be between 16 and {room} tokens: the model has {max_positions} positions, and the question and answer need room; got {chunk_tokens}")
+        raise EngineError(
+            f"chunk size must be between 16 and {room} tokens: the model has {max_positions} positions, "
+            f"and the question and answer need room; got {chunk_tokens}"
+        )
 
 
 def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -> dict:
@@ -126,7 +134,11 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         raise EngineError("there are no probes to answer")
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
     shape = ledger.from_hf_config(lm.config, lm.name)
-    chunks = split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap) if "chunked" in strategies else []
+    chunks = (
+        split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
+        if "chunked" in strategies
+        else []
+    )
     if chunks:
         _check_chunked_fits(lm, chunks, work.probes)
     full_prompts = [_full_prompt(lm, work.documents, p.question) for p in work.probes]
@@ -298,7 +310,9 @@ def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult],
         for a in r.answers:
             by_kind[a["kind"]].append(a["correct"])
         device_dollars = r.seconds / 3600 * work.prices.per_device_hour
-        api_dollars = (r.tokens_in * work.prices.api_input_per_mtok + r.tokens_out * work.prices.api_output_per_mtok) / 1e6
+        api_dollars = (
+            r.tokens_in * work.prices.api_input_per_mtok + r.tokens_out * work.prices.api_output_per_mtok
+        ) / 1e6
         strategies[name] = {
             "mode": r.mode, "tokens_in": r.tokens_in, "tokens_out": r.tokens_out, "calls": r.calls,
             "device": device, "seconds": r.seconds, "wall_seconds": r.wall_seconds,
@@ -317,8 +331,9 @@ def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult],
         "model": lm.name, "device": device, "max_positions": lm.max_positions,
         "documents": [{"name": d.name, "tokens": len(lm.tokenizer(d.text)["input_ids"])} for d in work.documents],
         "chunks": len(chunks),
-        "settings": {"chunk_tokens": work.chunk_tokens, "chunk_overlap": work.chunk_overlap, "gate_points": work.gate_points,
-                     "attention": asdict(work.attention), "answer_tokens": ANSWER_TOKENS},
+        "settings": {"chunk_tokens": work.chunk_tokens, "chunk_overlap": work.chunk_overlap,
+                     "gate_points": work.gate_points, "attention": asdict(work.attention),
+                     "answer_tokens": ANSWER_TOKENS},
         "prices": asdict(work.prices),
         "strategies": strategies,
     }

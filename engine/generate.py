@@ -110,7 +110,9 @@ def generate(
         indexer_passes=attention.indexer_passes,
         indexer_passes_by_layer=dict(sorted(attention.indexer_calls.items())),
         index_overlap=attention.mean_overlap(),
-        index_overlap_by_layer={layer: t.share for layer, t in sorted(attention.overlap.items()) if t.share is not None},
+        index_overlap_by_layer={
+            layer: t.share for layer, t in sorted(attention.overlap.items()) if t.share is not None
+        },
         attention=asdict(cfg),
     )
 

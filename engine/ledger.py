@@ -195,7 +195,9 @@ def call_costs(shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, deco
     return costs
 
 
-def index_share_pays_from(shape: ModelShape, cfg: AttentionConfig, saving: float = 0.10, limit: int = 1 << 24) -> int | None:
+def index_share_pays_from(
+    shape: ModelShape, cfg: AttentionConfig, saving: float = 0.10, limit: int = 1 << 24
+) -> int | None:
     """Shortest prefill (tokens) from which index_share needs `saving` fewer FLOPs than naive_sparse.
 
     The saving grows with length (the indexer grows faster than the linear layers),

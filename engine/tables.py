@@ -8,7 +8,8 @@ def comparison_table(report: dict) -> str:
     lines = [
         f"{report['model']} on {report['device']}; {sum(d['tokens'] for d in report['documents']):,} document tokens, "
         f"{report['chunks']} chunks",
-        f"{'strategy':20} {'calls':>5} {'tokens in':>9} {'device s':>9} {'TFLOP':>8} {'$ device':>9} {'$ API':>8} {'accuracy':>8}  note",
+        (f"{'strategy':20} {'calls':>5} {'tokens in':>9} {'device s':>9} {'TFLOP':>8} {'$ device':>9} "
+         f"{'$ API':>8} {'accuracy':>8}  note"),
     ]
     for name, s in report["strategies"].items():
         if "refused" in s:
@@ -24,7 +25,8 @@ def comparison_table(report: dict) -> str:
             notes.append(f"index overlap {q['index_overlap']:.2f}")
         lines.append(
             f"{name:20} {s['calls']:>5} {s['tokens_in']:>9,} {s['seconds']:>9.1f} {s['flops']['total'] / 1e12:>8.2f} "
-            f"{s['cost']['device_dollars']:>9.5f} {s['cost']['api_dollars']:>8.5f} {q['accuracy']:>8.0%}  {', '.join(notes)}"
+            f"{s['cost']['device_dollars']:>9.5f} {s['cost']['api_dollars']:>8.5f} "
+            f"{q['accuracy']:>8.0%}  {', '.join(notes)}"
         )
     prices = report["prices"]
     lines.append(

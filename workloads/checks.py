@@ -21,7 +21,8 @@ def check_broker(app_configs, **kwargs):
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
     if timeout <= settings.CELERY_TASK_TIME_LIMIT:
         errors.append(Error(
-            f"the broker's visibility timeout ({timeout} s) is not longer than the longest job ({settings.CELERY_TASK_TIME_LIMIT} s)",
+            f"the broker's visibility timeout ({timeout} s) is not longer than the longest job "
+            f"({settings.CELERY_TASK_TIME_LIMIT} s)",
             id="costplanner.E001", hint="a running job would be delivered again to a second worker"))
     return errors
 

@@ -67,7 +67,8 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     basis_costs = device or flops
     affordable = [n for i, n in enumerate(LENGTHS) if basis_costs["full_index_share"][i] <= basis_costs["chunked"][i]]
     up_to = max(affordable) if affordable else None
-    return Projection(LENGTHS, flops, device, api, up_to, _answer(workload, up_to, basis_costs, device is not None), notes)
+    return Projection(LENGTHS, flops, device, api, up_to, _answer(workload, up_to, basis_costs, device is not None),
+                      notes)
 
 
 def _calls(strategy: str, n: int, run: ComparisonRun) -> list[tuple[str, int, int]]:

@@ -27,7 +27,8 @@ def device_class(organisation: Organisation, device: str, on: dt.date) -> str:
     named = [c for c in classes if re.search(rf"(?<![A-Za-z0-9]){re.escape(c)}(?![A-Za-z0-9])", device, re.IGNORECASE)]
     if not named:
         known = ", ".join(sorted(classes)) or "none yet"
-        raise PricingError(f"no GPU price covers the device {device!r} on {on}: add its class to the price book (classes priced: {known})")
+        raise PricingError(f"no GPU price covers the device {device!r} on {on}: add its class to the price book "
+                           f"(classes priced: {known})")
     return max(named, key=len)
 
 
@@ -70,7 +71,8 @@ def price_run(run: ComparisonRun) -> None:
                 if r.refused:
                     continue
                 r.device_dollars = r.seconds / 3600 * float(gpu.per_hour)
-                r.api_dollars = (r.tokens_in * float(api.input_per_mtok) + r.tokens_out * float(api.output_per_mtok)) / 1e6
+                r.api_dollars = (r.tokens_in * float(api.input_per_mtok)
+                                 + r.tokens_out * float(api.output_per_mtok)) / 1e6
         for r in results:
             r.save(update_fields=["device_dollars", "api_dollars"])
         run.priced_at = timezone.now()

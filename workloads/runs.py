@@ -26,7 +26,8 @@ def check_settings(strategies: list[str], values: dict) -> None:
         raise ValidationError(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(STRATEGIES)}")
     for name, (low, high) in LIMITS.items():
         value = values.get(name)
-        if value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high):
+        if value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                      and low <= value <= high):
             raise ValidationError(f"{name.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
     if values.get("indexer") not in (None, "pooled", "exact"):
         raise ValidationError("indexer must be pooled or exact")
@@ -59,7 +60,8 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         raise ValidationError(str(exc)) from exc
     with transaction.atomic():
         run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
-                                           model=workload.target_model, units_of_work=workload.units_of_work(), **values)
+                                           model=workload.target_model, units_of_work=workload.units_of_work(),
+                                           **values)
         if trigger == ComparisonRun.Trigger.MANUAL:
             workload.run_settings = {"strategies": strategies, **values}
             workload.save(update_fields=["run_settings"])
@@ -69,5 +71,6 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
 
 def cancel_run(run: ComparisonRun) -> bool:
     """Cancel a queued or running run. A running one stops at its next progress report."""
-    return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=[ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING])
+    return bool(ComparisonRun.objects.filter(pk=run.pk,
+                                             status__in=[ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING])
                 .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))

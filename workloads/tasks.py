@@ -92,12 +92,14 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
             elif e.kept:
                 tokens = len(tokenizer(e.text)["input_ids"])
                 if tokens > left:
-                    detail = f"skipped: {tokens:,} tokens would pass the workload's limit of {settings.WORKLOAD_MAX_TOKENS:,}"
+                    detail = (f"skipped: {tokens:,} tokens would pass the workload's limit of "
+                              f"{settings.WORKLOAD_MAX_TOKENS:,}")
                 else:
                     left -= tokens
                     names.add(e.name)
-                    document = Document(workload=workload, name=e.name, source_path=e.source_path or "", origin=upload_file,
-                                        text=e.text, tokens=tokens, lines=e.lines, size_bytes=e.size_bytes)
+                    document = Document(workload=workload, name=e.name, source_path=e.source_path or "",
+                                        origin=upload_file, text=e.text, tokens=tokens, lines=e.lines,
+                                        size_bytes=e.size_bytes)
             documents.append(document)
             items.append(UploadItem(upload=upload, name=e.name, kept=document is not None, detail=detail[:500],
                                     tokens=tokens if document else 0))
@@ -125,7 +127,9 @@ def run_comparison(run_pk: int) -> None:
     """Run a queued comparison for real on this worker's device, and store what it measured."""
     from engine.errors import EngineError
 
-    if not ComparisonRun.objects.filter(pk=run_pk, status=Status.QUEUED).update(status=Status.RUNNING, started_at=timezone.now()):
+    claimed = ComparisonRun.objects.filter(pk=run_pk, status=Status.QUEUED).update(
+        status=Status.RUNNING, started_at=timezone.now())
+    if not claimed:
         log.info("run %s is not queued (cancelled, or delivered again): nothing to do", run_pk)
         return
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)

@@ -70,7 +70,9 @@ def _selection_from_masks(cfg, layout, scores):
     forced = ((kb < cfg.sink_blocks) | (kb > qb - cfg.window_blocks)) & (kb <= qb)
     span = (qb - cfg.window_blocks + 1 - cfg.sink_blocks).clamp(min=0)
     for i in range(cfg.global_blocks):
-        at = torch.where(span > cfg.global_blocks, cfg.sink_blocks + (i * span) // cfg.global_blocks, cfg.sink_blocks + i)
+        at = torch.where(
+            span > cfg.global_blocks, cfg.sink_blocks + (i * span) // cfg.global_blocks, cfg.sink_blocks + i
+        )
         forced |= (kb == at) & (i < span)
     eligible = (kb <= qb) & ~forced
     values, idx = scores.masked_fill(~eligible, float("-inf")).topk(min(cfg.topk_blocks, layout.n_k_blocks), dim=-1)
@@ -80,7 +82,9 @@ def _selection_from_masks(cfg, layout, scores):
 
 def test_it_selects_what_the_definition_selects_in_full_and_chunked_prefill():
     torch.manual_seed(1)
-    for q_len, kv_len, cfg in [(1600, 1600, CFG), (300, 1700, CFG), (1, 999, CFG), (500, 500, CFG.replace(sink_blocks=0))]:
+    for q_len, kv_len, cfg in [
+        (1600, 1600, CFG), (300, 1700, CFG), (1, 999, CFG), (500, 500, CFG.replace(sink_blocks=0))
+    ]:
         layout = QueryLayout(q_len=q_len, kv_len=kv_len, block_size=cfg.block_size)
         scores = torch.randn(1, 2, layout.n_q_blocks, layout.n_k_blocks)
         expected = _selection_from_masks(cfg, layout, scores)

@@ -74,7 +74,9 @@ def test_it_rejects_a_missing_empty_or_binary_prompt(capsys, tmp_path):
     empty.write_text("  \n")
     binary = tmp_path / "blob.txt"
     binary.write_bytes(b"\xff\xfe\x00\x81" * 10)
-    for path, message in [(tmp_path / "missing.txt", "does not exist"), (empty, "prompt is empty"), (binary, "not UTF-8")]:
+    for path, message in [
+        (tmp_path / "missing.txt", "does not exist"), (empty, "prompt is empty"), (binary, "not UTF-8")
+    ]:
         code, _, err = _run(capsys, "generate", "--prompt-file", str(path))
         assert code == 2 and message in err
 

@@ -17,7 +17,10 @@ def files(tmp_path):
 
 def _compare(capsys, tmp_path, *extra, docs=("doc.txt",), probes="probes.jsonl"):
     out = tmp_path / "out.json"
-    argv = ["compare", "--docs", *[str(tmp_path / d) for d in docs], "--probes", str(tmp_path / probes), "--json", str(out), *extra]
+    argv = [
+        "compare", "--docs", *[str(tmp_path / d) for d in docs], "--probes", str(tmp_path / probes),
+        "--json", str(out), *extra,
+    ]
     code = main(argv)
     err = capsys.readouterr().err
     assert not out.exists(), "no partial JSON is left behind"
@@ -61,7 +64,10 @@ def test_it_rejects_an_overlap_as_large_as_the_chunk(capsys, files):
 
 @pytest.mark.model
 def test_it_rejects_a_json_path_in_a_missing_folder(capsys, files):
-    code = main(["compare", "--docs", str(files / "doc.txt"), "--probes", str(files / "probes.jsonl"), "--json", str(files / "no" / "out.json")])
+    code = main([
+        "compare", "--docs", str(files / "doc.txt"), "--probes", str(files / "probes.jsonl"),
+        "--json", str(files / "no" / "out.json"),
+    ])
     assert code == 2 and "folder does not exist" in capsys.readouterr().err
 
 

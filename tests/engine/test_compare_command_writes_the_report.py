@@ -10,19 +10,27 @@ pytestmark = pytest.mark.model
 
 
 def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
-    (tmp_path / "memo.txt").write_text("Memo to staff.\n\nThe monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n")
-    (tmp_path / "probes.jsonl").write_text('{"question": "What is the monthly service fee?", "answer": "$4,500", "kind": "retrieval"}\n')
+    (tmp_path / "memo.txt").write_text(
+        "Memo to staff.\n\nThe monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n"
+    )
+    (tmp_path / "probes.jsonl").write_text(
+        '{"question": "What is the monthly service fee?", "answer": "$4,500", "kind": "retrieval"}\n'
+    )
     out = tmp_path / "report.json"
     code = main([
         "compare", "--docs", str(tmp_path / "memo.txt"), "--probes", str(tmp_path / "probes.jsonl"),
-        "--strategies", "full_index_share,chunked", "--chunk-tokens", "32", "--price-per-hour", "3.6", "--json", str(out),
+        "--strategies", "full_index_share,chunked", "--chunk-tokens", "32", "--price-per-hour", "3.6",
+        "--json", str(out),
     ])
     printed = capsys.readouterr().out
     assert code == 0
     report = json.loads(out.read_text())
     for name in ("full_index_share", "chunked"):
         s = report["strategies"][name]
-        assert {"tokens_in", "tokens_out", "calls", "device", "seconds", "flops", "peak_memory_bytes", "cost", "quality", "probes"} <= s.keys()
+        assert {
+            "tokens_in", "tokens_out", "calls", "device", "seconds", "flops", "peak_memory_bytes",
+            "cost", "quality", "probes",
+        } <= s.keys()
         assert {"total", "attention", "indexer", "linear"} <= s["flops"].keys()
         assert {"accuracy", "n_probes", "by_kind", "gated"} <= s["quality"].keys()
         assert s["cost"]["device_dollars"] == pytest.approx(s["seconds"] / 3600 * 3.6)

@@ -13,7 +13,10 @@ DOCS = [
     Document("notes.txt", "The storage room is on the second floor.\n\nDeliveries arrive on Tuesdays.\n\n" * 6),
     Document("memo.txt", "The monthly service fee is $4,500.\n\nInvoices are due in 30 days.\n\n" * 6),
 ]
-PROBES = [Probe("What is the monthly service fee?", "$4,500", "retrieval"), Probe("When do deliveries arrive?", "Tuesdays", "retrieval")]
+PROBES = [
+    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
+    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
+]
 
 
 def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
@@ -27,7 +30,9 @@ def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
     for probe, answer in zip(PROBES, chunked["probes"]):
         prompts = [cmp._chunk_prompt(smollm2, c, probe.question) for c in chunks]
         assert all(probe.question in smollm2.tokenizer.decode(p) for p in prompts)
-        expected_in += sum(map(len, prompts)) + len(cmp._reduce_prompt(smollm2, probe.question, answer["chunk_answers"]))
+        expected_in += sum(map(len, prompts)) + len(
+            cmp._reduce_prompt(smollm2, probe.question, answer["chunk_answers"])
+        )
     assert chunked["tokens_in"] == expected_in
     assert 0 < chunked["tokens_out"] <= chunked["calls"] * cmp.ANSWER_TOKENS
     assert chunked["seconds"] > 0 and chunked["flops"]["total"] > 0 and chunked["flops"]["indexer"] == 0

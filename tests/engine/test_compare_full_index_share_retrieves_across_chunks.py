@@ -28,7 +28,10 @@ def test_full_index_share_answers_retrieval_probes_from_every_chunk(smollm2):
 
     work = cmp.Workload(documents, probes, strategies=["full_index_share"], attention=BUDGET, diagnostics=False)
     result = cmp.compare(smollm2, work)["strategies"]["full_index_share"]
-    print(f"\nfull_index_share, 1,216-token budget: {result['quality']['accuracy']:.0%} of {len(probes)} retrieval probes")
+    print(
+        f"\nfull_index_share, 1,216-token budget: {result['quality']['accuracy']:.0%} "
+        f"of {len(probes)} retrieval probes"
+    )
     for p in result["probes"]:
         print(f"  {p['correct']!s:5} expected {p['expected']!r}: {p['output'][:70]!r}")
     assert result["quality"]["n_probes"] == len(probes) == 5

@@ -19,10 +19,16 @@ def test_a_4k_token_workload_costs_least_with_index_share(smollm2, gpl_text):
     ids = smollm2.tokenizer(gpl_text)["input_ids"][:4000]
     doc = Document("gpl.txt", smollm2.tokenizer.decode(ids))
     shape = ledger.from_hf_config(smollm2.config, smollm2.name)
-    predicted = {m: ledger.prefill_costs(shape, ATTENTION.replace(mode=m), 4000).total_flops for m in ("index_share", "naive_sparse", "dense")}
+    predicted = {
+        m: ledger.prefill_costs(shape, ATTENTION.replace(mode=m), 4000).total_flops
+        for m in ("index_share", "naive_sparse", "dense")
+    }
     assert predicted["index_share"] < predicted["naive_sparse"] < predicted["dense"]
 
-    work = cmp.Workload([doc], [Probe("Who may copy this license?", "Everyone")], strategies=["full_index_share", "full_naive_sparse", "full_dense"], attention=ATTENTION, diagnostics=False)
+    work = cmp.Workload(
+        [doc], [Probe("Who may copy this license?", "Everyone")],
+        strategies=["full_index_share", "full_naive_sparse", "full_dense"], attention=ATTENTION, diagnostics=False,
+    )
     flops = {name: s["flops"] for name, s in cmp.compare(smollm2, work)["strategies"].items()}
     print({name: f"{f['total'] / 1e12:.2f} TFLOP" for name, f in flops.items()})
     assert flops["full_index_share"]["total"] < flops["full_naive_sparse"]["total"] < flops["full_dense"]["total"]

@@ -20,14 +20,19 @@ def test_full_context_strategies_refuse_and_say_why(smollm2):
 
 
 def test_it_rejects_a_chunk_larger_than_the_models_positions(smollm2):
-    work = cmp.Workload([Document("a.txt", "Some text.")], [Probe("Q?", "A")], strategies=["chunked"], chunk_tokens=9000)
+    work = cmp.Workload(
+        [Document("a.txt", "Some text.")], [Probe("Q?", "A")], strategies=["chunked"], chunk_tokens=9000
+    )
     with pytest.raises(EngineError, match="chunk size must be between 16 and 7936"):
         cmp.compare(smollm2, work)
 
 
 def test_chunked_refuses_before_running_when_its_reduce_call_could_overflow(smollm2):
     many_chunks = Document("log.txt", "\n\n".join(f"Entry {i}: the pallet count was {i}." for i in range(600)))
-    work = cmp.Workload([many_chunks], [Probe("What was the pallet count?", "7")], strategies=["chunked"], chunk_tokens=16, chunk_overlap=0)
+    work = cmp.Workload(
+        [many_chunks], [Probe("What was the pallet count?", "7")],
+        strategies=["chunked"], chunk_tokens=16, chunk_overlap=0,
+    )
     calls = []
     with pytest.raises(EngineError, match="use larger chunks or a shorter question"):
         cmp.compare(smollm2, work, progress=lambda *a: calls.append(a))

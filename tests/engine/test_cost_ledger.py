@@ -51,7 +51,10 @@ def test_glm_like_preset_against_the_published_2_9x_claim(capsys):
         naive = ledger.marginal_costs(GLM, ledger.GLM52_ATTENTION.replace(mode="naive_sparse"), n).total_flops
         ratios[n] = naive / ledger.marginal_costs(GLM, ledger.GLM52_ATTENTION, n).total_flops
     with capsys.disabled():
-        print(f"\nGLM-5.2-like, naive sparse / index share FLOPs per token: 128K {ratios[131072]:.2f}x, 1M {ratios[1048576]:.2f}x")
+        print(
+            "\nGLM-5.2-like, naive sparse / index share FLOPs per token: "
+            f"128K {ratios[131072]:.2f}x, 1M {ratios[1048576]:.2f}x"
+        )
     # Sharing among 4 layers can at most remove 3/4 of the indexer: the ratio is below 4.
     assert 1 < ratios[131072] < ratios[1048576] < 4
 
@@ -74,6 +77,9 @@ def test_the_smollm2_preset_is_the_loaded_models_shape(smollm2):
 def test_it_finds_the_length_from_which_sharing_saves_ten_percent():
     exact = AttentionConfig(indexer="exact")
     n = ledger.index_share_pays_from(SMOL, exact)
-    ratio = lambda m: ledger.prefill_costs(SMOL, exact.replace(mode="naive_sparse"), m).total_flops / ledger.prefill_costs(SMOL, exact, m).total_flops  # noqa: E731
+    ratio = lambda m: (  # noqa: E731
+        ledger.prefill_costs(SMOL, exact.replace(mode="naive_sparse"), m).total_flops
+        / ledger.prefill_costs(SMOL, exact, m).total_flops
+    )
     assert ratio(n) >= 1 / 0.9 > ratio(n - 1)
     assert ledger.index_share_pays_from(SMOL, AttentionConfig(indexer="pooled")) is None

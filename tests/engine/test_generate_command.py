@@ -12,7 +12,10 @@ pytestmark = pytest.mark.model
 def test_it_answers_and_reports_its_measurements(capsys, tmp_path, smollm2):
     prompt = tmp_path / "prompt.txt"
     prompt.write_text("What is the capital of France? Answer in one word.")
-    code = main(["generate", "--mode", "index_share", "--prompt-file", str(prompt), "--max-new-tokens", "8", "--json", "--window", "64", "--topk", "64", "--block-size", "16"])
+    code = main([
+        "generate", "--mode", "index_share", "--prompt-file", str(prompt), "--max-new-tokens", "8", "--json",
+        "--window", "64", "--topk", "64", "--block-size", "16",
+    ])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert "Paris" in report["text"]

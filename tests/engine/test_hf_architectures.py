@@ -15,7 +15,10 @@ from engine.model.loader import load_model
 
 pytestmark = pytest.mark.model  # borrows the default model's tokenizer
 
-SMALL = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=6, num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=512)
+SMALL = dict(
+    hidden_size=64, intermediate_size=128, num_hidden_layers=6, num_attention_heads=4, num_key_value_heads=2,
+    head_dim=16, max_position_embeddings=512,
+)
 CONFIGS = {
     "llama": LlamaConfig(**SMALL),
     "qwen2": Qwen2Config(**SMALL),
@@ -59,7 +62,9 @@ def test_gemma3_keeps_its_sliding_window(tmp_path, tokenizer):
     cfg = AttentionConfig(mode="index_share", block_size=16, window=512, topk=512, dense_layers=0, group_size=2)
     assert attention_for(ours, cfg).plan.roles == ("native", "index", "native", "reuse", "native", "index")
     ids = torch.randint(0, 1000, (1, 100))
-    unwindowed = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32, attn_implementation="sdpa", sliding_window=4096).eval()
+    unwindowed = AutoModelForCausalLM.from_pretrained(
+        path, dtype=torch.float32, attn_implementation="sdpa", sliding_window=4096
+    ).eval()
     with torch.inference_mode():
         got = ours.model(input_ids=ids, sparse_attention=attention_for(ours, cfg)).logits
         lost_window = unwindowed(input_ids=ids).logits

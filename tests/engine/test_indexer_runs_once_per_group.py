@@ -23,7 +23,11 @@ def test_native_local_layers_do_not_break_a_group():
 
 @pytest.mark.parametrize(
     "mode,group,expected",
-    [("naive_sparse", 4, list(range(2, 30))), ("index_share", 4, [2, 6, 10, 14, 18, 22, 26]), ("index_share", 3, list(range(2, 30, 3)))],
+    [
+        ("naive_sparse", 4, list(range(2, 30))),
+        ("index_share", 4, [2, 6, 10, 14, 18, 22, 26]),
+        ("index_share", 3, list(range(2, 30, 3))),
+    ],
 )
 def test_smollm2_calls_the_indexer_in_the_planned_layers(smollm2, mode, group, expected):
     ids = smollm2.tokenizer("The quick brown fox jumps over the lazy dog. " * 30)["input_ids"]

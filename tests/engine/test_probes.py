@@ -1,7 +1,6 @@
 """Probes load from JSON Lines with errors that point at the line, save atomically,
 score by whole-word match, and are generated with answers that stand in the text."""
 
-import json
 from pathlib import Path
 
 import pytest

@@ -12,7 +12,9 @@ SHAPES = [(200, 200), (37, 200), (1, 201), (5, 5)]
 
 
 def _whole_prefix(mode: str, indexer: str) -> SparseAttention:
-    cfg = AttentionConfig(mode=mode, block_size=16, window=4096, topk=4096, dense_layers=0, group_size=2, indexer=indexer)
+    cfg = AttentionConfig(
+        mode=mode, block_size=16, window=4096, topk=4096, dense_layers=0, group_size=2, indexer=indexer
+    )
     return SparseAttention(cfg, LayerPlan.build(cfg, 4))
 
 

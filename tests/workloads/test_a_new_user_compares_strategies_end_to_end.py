@@ -83,7 +83,9 @@ def test_a_new_user_goes_from_upload_to_answers(client, alice, prices, celery_wo
     assert f"{sum(kept.values()):,}" in page  # the token total
 
     for question, answer in [("What is the notice period?", "90 days"), ("What is the governing law?", "Ireland")]:
-        assert client.post(f"/workloads/{workload.pk}/probes/new/", {"question": question, "answer": answer}).status_code == 302
+        assert client.post(
+            f"/workloads/{workload.pk}/probes/new/", {"question": question, "answer": answer}
+        ).status_code == 302
 
     response = client.post(f"/workloads/{workload.pk}/runs/new/", {
         "strategies": ["chunked", "full_index_share"], "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2,

@@ -1,4 +1,5 @@
-"""Celery follows the job rules: gpu queue for inference, late acks, one prefetch, limits inside the visibility timeout."""
+"""Celery follows the job rules: gpu queue for inference, late acks, one prefetch,
+limits inside the visibility timeout."""
 
 import subprocess
 import sys
@@ -42,9 +43,10 @@ def test_a_missing_model_path_is_a_warning():
 
 def test_the_worker_imports_its_tasks_without_torch():
     """CUDA must not be touched before the worker forks: loading the tasks must not even import torch."""
-    code = ("import django, sys; django.setup(); from costplanner.celery import app; app.loader.import_default_modules(); "
-            "import workloads.tasks; print('torch' in sys.modules)")
+    code = ("import django, sys; django.setup(); from costplanner.celery import app; "
+            "app.loader.import_default_modules(); import workloads.tasks; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "x", "PATH": "/usr/bin:/bin"})
+                         env={"DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "x",
+                              "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

@@ -18,7 +18,8 @@ CONTRACT = (
 
 @pytest.fixture
 def ready_workload(workload, prices):
-    Document.objects.create(workload=workload, name="agreement.txt", text=CONTRACT, tokens=60, lines=7, size_bytes=len(CONTRACT))
+    Document.objects.create(workload=workload, name="agreement.txt", text=CONTRACT, tokens=60, lines=7,
+                            size_bytes=len(CONTRACT))
     Probe.objects.create(workload=workload, question="What is the notice period?", answer="90 days")
     Probe.objects.create(workload=workload, question="What is the governing law?", answer="Ireland", kind="retrieval")
     return workload
@@ -40,7 +41,9 @@ def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, dj
         assert r.calls > 0 and r.tokens_in > 0 and r.seconds > 0
         assert r.flops_total == pytest.approx(r.flops_linear + r.flops_attention + r.flops_indexer)
         assert r.answers.count() == 2
-        assert {a.probe.question for a in r.answers.all()} == {"What is the notice period?", "What is the governing law?"}
+        assert {a.probe.question for a in r.answers.all()} == {
+            "What is the notice period?", "What is the governing law?"
+        }
     # Chunked makes one call per chunk and probe, plus one reduce per probe; full context one per probe.
     assert results["full_index_share"].calls == 2
     assert results["chunked"].calls > 2
@@ -55,7 +58,8 @@ def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, dj
     assert full.unit_device_dollars == pytest.approx(full.device_dollars / 1)
 
 
-def test_a_device_missing_from_the_price_book_fails_before_any_inference(ready_workload, alice, django_capture_on_commit_callbacks):
+def test_a_device_missing_from_the_price_book_fails_before_any_inference(
+        ready_workload, alice, django_capture_on_commit_callbacks):
     GpuPrice.objects.filter(device_class="cpu").delete()
     with django_capture_on_commit_callbacks(execute=False):
         run = start_run(ready_workload, alice, ["full_dense"])

@@ -59,7 +59,9 @@ def test_a_failure_part_way_saves_nothing(workload, alice, monkeypatch):
         return {"input_ids": [1, 2, 3]}
 
     monkeypatch.setattr(tasks, "_tokenizer", lambda name: failing_tokenizer)
-    upload = store_upload(workload, alice, [SimpleUploadedFile("a.txt", TEXT.encode()), SimpleUploadedFile("b.txt", TEXT.encode())])
+    upload = store_upload(
+        workload, alice, [SimpleUploadedFile("a.txt", TEXT.encode()), SimpleUploadedFile("b.txt", TEXT.encode())]
+    )
     with pytest.raises(RuntimeError):
         extract_upload(upload.pk)
     upload.refresh_from_db()

@@ -64,7 +64,8 @@ def test_it_runs_the_sample_comparison_with_no_server(tmp_path):
         page = browser.get(f"/runs/{run_id}/")
         assert re.search(r"<progress[^>]*value", page)
         browser.post(f"/runs/{run_id}/cancel/", {})
-        wait_for(lambda: "succeeded in" in (var / "worker.log").read_text(), 300, "the worker to stop the cancelled run")
+        wait_for(lambda: "succeeded in" in (var / "worker.log").read_text(), 300,
+                 "the worker to stop the cancelled run")
         _, status, _, error = _run(db)
         assert status == "cancelled", error
         assert "beat: Starting" in (var / "beat.log").read_text()

@@ -16,7 +16,8 @@ def _manage(*args, **env):
 
 
 def test_it_passes_system_checks_with_its_database():
-    result = _manage("check", "--database", "default", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY="test")
+    result = _manage("check", "--database", "default",
+                     DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY="test")
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
 
@@ -32,5 +33,6 @@ def test_it_refuses_to_start_without_a_secret_key_outside_debug():
 
 
 def test_its_migrations_match_its_models():
-    result = _manage("makemigrations", "--check", "--dry-run", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY="test")
+    result = _manage("makemigrations", "--check", "--dry-run",
+                     DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY="test")
     assert result.returncode == 0, result.stdout + result.stderr

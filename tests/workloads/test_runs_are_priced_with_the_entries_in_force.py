@@ -13,7 +13,8 @@ REPORT = {
     "strategies": {
         "full_index_share": {
             "mode": "index_share", "tokens_in": 2_000_000, "tokens_out": 100_000, "calls": 10, "seconds": 7200.0,
-            "wall_seconds": 7300.0, "peak_memory_bytes": 1, "flops": {"linear": 1, "attention": 2, "indexer": 3, "total": 6},
+            "wall_seconds": 7300.0, "peak_memory_bytes": 1,
+            "flops": {"linear": 1, "attention": 2, "indexer": 3, "total": 6},
             "bytes": {"total": 1}, "quality": {"accuracy": 1.0, "n_probes": 0, "gated": False, "top1_agreement": 0.9,
                                                "index_overlap": 0.5, "by_kind": {}}, "probes": []},
         "full_dense": {"mode": "dense", "refused": "longer than the model"},
@@ -32,11 +33,14 @@ def _run(workload, on: dt.date):
 
 
 def test_it_uses_the_latest_entry_on_or_before_the_runs_date(workload, prices, acme):
-    GpuPrice.objects.create(organisation=acme, device_class="H200", per_hour="2.00", effective_from=dt.date(2026, 7, 1), source="renegotiated")
+    GpuPrice.objects.create(organisation=acme, device_class="H200", per_hour="2.00",
+                            effective_from=dt.date(2026, 7, 1), source="renegotiated")
     spring, autumn = _run(workload, dt.date(2026, 4, 1)), _run(workload, dt.date(2026, 10, 1))
     for run in (spring, autumn):
         pricing.price_run(run)
-    spring_result, autumn_result = spring.results.get(strategy="full_index_share"), autumn.results.get(strategy="full_index_share")
+    spring_result, autumn_result = (
+        spring.results.get(strategy="full_index_share"), autumn.results.get(strategy="full_index_share")
+    )
     assert spring.gpu_price == prices["h200"] and spring_result.device_dollars == pytest.approx(2 * 3.50)
     assert autumn.gpu_price.source == "renegotiated" and autumn_result.device_dollars == pytest.approx(2 * 2.00)
     assert autumn_result.api_dollars == pytest.approx(2 * 0.10 + 0.1 * 0.30)
@@ -44,7 +48,8 @@ def test_it_uses_the_latest_entry_on_or_before_the_runs_date(workload, prices, a
 
 
 def test_the_longest_device_class_named_wins(workload, prices, acme):
-    GpuPrice.objects.create(organisation=acme, device_class="NVIDIA H200", per_hour="9.00", effective_from=dt.date(2026, 1, 1), source="x")
+    GpuPrice.objects.create(organisation=acme, device_class="NVIDIA H200", per_hour="9.00",
+                            effective_from=dt.date(2026, 1, 1), source="x")
     assert pricing.device_class(acme, "NVIDIA H200", dt.date(2026, 5, 1)) == "NVIDIA H200"
     assert pricing.device_class(acme, "cpu (2 threads)", dt.date(2026, 5, 1)) == "cpu"
     with pytest.raises(pricing.PricingError, match="no GPU price covers"):

@@ -27,7 +27,7 @@ class TokenAuth(HttpBearer):
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
         user = found.user
         try:
-            user.membership
+            user.membership  # noqa: B018  (deliberate: the access raises DoesNotExist for a user without a membership)
         except Membership.DoesNotExist:
             raise AuthorizationError(message="you are not a member of any organisation") from None
         return user

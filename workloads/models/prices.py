@@ -24,7 +24,8 @@ class GpuPrice(PriceEntry):
     per_hour = models.DecimalField(max_digits=10, decimal_places=4)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["organisation", "device_class", "effective_from"], name="one_gpu_price_per_day")]
+        constraints = [models.UniqueConstraint(fields=["organisation", "device_class", "effective_from"],
+                                               name="one_gpu_price_per_day")]
         ordering = ["device_class", "-effective_from"]
 
     def __str__(self) -> str:
@@ -38,8 +39,10 @@ class ApiPrice(PriceEntry):
     output_per_mtok = models.DecimalField(max_digits=10, decimal_places=4)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["organisation", "provider", "model", "effective_from"], name="one_api_price_per_day")]
+        constraints = [models.UniqueConstraint(fields=["organisation", "provider", "model", "effective_from"],
+                                               name="one_api_price_per_day")]
         ordering = ["provider", "model", "-effective_from"]
 
     def __str__(self) -> str:
-        return f"{self.provider} {self.model} ${self.input_per_mtok}/${self.output_per_mtok} per M from {self.effective_from}"
+        return (f"{self.provider} {self.model} ${self.input_per_mtok}/${self.output_per_mtok} "
+                f"per M from {self.effective_from}")

@@ -17,7 +17,9 @@ class Workload(models.Model):
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.OTHER)
     description = models.TextField(blank=True)
-    expected_volume = models.PositiveIntegerField(default=0, help_text="units of work per month (contracts, tickets, thousand lines)")
+    expected_volume = models.PositiveIntegerField(
+        default=0, help_text="units of work per month (contracts, tickets, thousand lines)"
+    )
     target_model = models.CharField(max_length=200)
     api_provider = models.CharField(max_length=100, help_text="whose API prices this workload is compared against")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -32,13 +34,16 @@ class Workload(models.Model):
     schedule_hour = models.PositiveSmallIntegerField(default=6, validators=[MaxValueValidator(23)],
                                                      help_text="hour of the day, in the organisation's time zone")
     run_settings = models.JSONField(default=dict, blank=True,
-                                    help_text="strategies and engine settings a scheduled run uses (the last ones started)")
+                                    help_text="strategies and engine settings a scheduled run uses "
+                                              "(the last ones started)")
     alert_cost_percent = models.FloatField(default=10, validators=[MinValueValidator(0)],
                                            help_text="alert when a strategy's cost rises by more than this, percent")
     alert_accuracy_points = models.FloatField(default=5, validators=[MinValueValidator(0), MaxValueValidator(100)],
-                                              help_text="alert when a strategy's accuracy falls by more than this, points")
+                                              help_text="alert when a strategy's accuracy falls "
+                                                        "by more than this, points")
     # The beat entry that fires this workload's scheduled comparison (editable in the admin too).
-    periodic_task = models.OneToOneField(PeriodicTask, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    periodic_task = models.OneToOneField(PeriodicTask, null=True, blank=True, on_delete=models.SET_NULL,
+                                         related_name="+")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="unique_workload_name_per_org")]
@@ -70,7 +75,8 @@ class Document(models.Model):
     name = models.CharField(max_length=500)
     source_path = models.CharField(max_length=1000, blank=True, help_text="path inside the uploaded archive")
     # The uploaded file it came from (an archive holds many documents), kept in the database.
-    origin = models.ForeignKey("workloads.UploadFile", null=True, blank=True, on_delete=models.SET_NULL, related_name="documents")
+    origin = models.ForeignKey("workloads.UploadFile", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="documents")
     text = models.TextField()
     tokens = models.PositiveIntegerField(help_text="under the workload's target model")
     lines = models.PositiveIntegerField()

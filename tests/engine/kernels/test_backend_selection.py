@@ -42,7 +42,9 @@ def test_a_group_on_the_kernels_builds_no_gather_plan_and_matches_the_reference(
     for name in ("torch", "triton"):
         attention = SparseAttention(cfg, LayerPlan.build(cfg, 2), backend_name=name)
         scorer = attention._scorer(q.device).__module__
-        assert scorer == ("engine.attention.indexers" if name == "torch" else f"engine.attention.kernels.{indexer}_indexer")
+        assert scorer == (
+            "engine.attention.indexers" if name == "torch" else f"engine.attention.kernels.{indexer}_indexer"
+        )
         outputs[name] = [attention.attend(layer, q, k, v, 0.2) for layer in (0, 1)]
         shared = next(iter(attention._shared.values()))
         assert (shared.plan is None) == (name == "triton")

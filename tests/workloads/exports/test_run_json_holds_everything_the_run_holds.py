@@ -1,4 +1,5 @@
-"""A run as JSON: its workload, settings, period, prices used, every result with unit costs, answers, changes, alerts."""
+"""A run as JSON: its workload, settings, period, prices used, every result with unit costs,
+answers, changes, alerts."""
 
 import pytest
 from django.urls import reverse

@@ -29,7 +29,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--user", default="demo")
         parser.add_argument("--password", default="demo-password")
-        parser.add_argument("--strategies", default="chunked,full_index_share,full_naive_sparse,full_dense,full_sliding_window")
+        parser.add_argument("--strategies",
+                            default="chunked,full_index_share,full_naive_sparse,full_dense,full_sliding_window")
 
     def handle(self, *args, user, password, strategies, **options):
         model = next(iter(settings.COSTPLANNER_MODELS))
@@ -41,9 +42,11 @@ class Command(BaseCommand):
                 person.save()
             Membership.objects.get_or_create(user=person, defaults={"organisation": organisation})
             for device_class, per_hour in GPU_PRICES.items():
-                GpuPrice.objects.get_or_create(organisation=organisation, device_class=device_class, effective_from=PRICES_FROM,
+                GpuPrice.objects.get_or_create(organisation=organisation, device_class=device_class,
+                                               effective_from=PRICES_FROM,
                                                defaults={"per_hour": per_hour, "source": DEMO_SOURCE})
-            ApiPrice.objects.get_or_create(organisation=organisation, provider="demo-api", model=model, effective_from=PRICES_FROM,
+            ApiPrice.objects.get_or_create(organisation=organisation, provider="demo-api", model=model,
+                                           effective_from=PRICES_FROM,
                                            defaults={"input_per_mtok": API_PRICE[0], "output_per_mtok": API_PRICE[1],
                                                      "source": DEMO_SOURCE})
             workload, created = Workload.objects.get_or_create(
