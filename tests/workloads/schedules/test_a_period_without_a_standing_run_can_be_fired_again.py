@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import html, make_run
-from workloads.models import ComparisonRun, Probe, ScheduleEvent
+from workloads.models import ComparisonRun, Probe, ScheduleEvent, Workload
 from workloads.periods import period_of
 
 
@@ -59,7 +59,7 @@ def test_a_period_left_without_a_run_is_fired_again(alice_client, alice, workloa
     pytest.param(lambda w, p: fired(w, p, "running"), id="its scheduled run is running"),
     pytest.param(lambda w, p: (fired(w, p, None), make_run(w)), id="a run by hand succeeded"),
     pytest.param(lambda w, p: None, id="the schedule has not fired this period"),
-    pytest.param(lambda w, p: (fired(w, p, "failed"), w.__class__.objects.filter(pk=w.pk).update(schedule="off")),
+    pytest.param(lambda w, p: (fired(w, p, "failed"), Workload.objects.filter(pk=w.pk).update(schedule="off")),
                  id="the schedule is off"),
 ])
 def test_nothing_is_fired_again_while_the_period_needs_nothing(alice_client, workload, period, setup,
