@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
-from workloads import access
+from workloads import access, schedules
 from workloads.changes import accuracy_points, percent_change
 from workloads.models import ComparisonRun, StrategyResult, Workload
 
@@ -43,6 +45,7 @@ class Summary:
     previous: ComparisonRun | None  # the finished one before it
     changes: list[StrategyChange]
     context: list[str]  # what else changed between the two: device, model, versions, prices
+    refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
 
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
@@ -61,26 +64,28 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     return notes
 
 
-def _summary(workload: Workload) -> Summary:
+def _summary(workload: Workload, now: dt.datetime) -> Summary:
     latest = workload.runs.first()
+    refirable = schedules.refirable_period(workload, now)
     finished = list(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
                     .select_related("gpu_price", "api_price").prefetch_related("results")[:2])
     compared = finished[0] if finished else None
     previous = finished[1] if len(finished) > 1 else None
     if compared is None:
-        return Summary(workload, latest, None, None, [], [])
+        return Summary(workload, latest, None, None, [], [], refirable)
     now = {r.strategy: r for r in compared.results.all()}
     before = {r.strategy: r for r in previous.results.all()} if previous else {}
     changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
     context = _context_changes(compared, previous) if previous else []
-    return Summary(workload, latest, compared, previous, changes, context)
+    return Summary(workload, latest, compared, previous, changes, context, refirable)
 
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     organisation = access.organisation_of(request.user)
-    workloads = (Workload.objects.filter(organisation=organisation)
+    now = timezone.now()
+    workloads = (Workload.objects.filter(organisation=organisation).select_related("organisation")
                  .annotate(n_documents=Count("documents"), n_tokens=Sum("documents__tokens")))
     return render(request, "workloads/dashboard.html", {
-        "organisation": organisation, "summaries": [_summary(w) for w in workloads],
+        "organisation": organisation, "summaries": [_summary(w, now) for w in workloads],
     })

@@ -113,3 +113,13 @@ def test_the_page_of_a_failed_scheduled_run_offers_to_fire_its_period_again(alic
     page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
     assert (f"Fire {period} again" in page) is offered
     assert (f"the schedule's run for {period}" in page) is offered
+
+
+def test_the_dashboard_points_to_a_period_that_needs_firing_again(alice_client, workload, period):
+    dashboard = reverse("dashboard")
+    link = f'href="{reverse("workload_detail", args=[workload.pk])}#schedule">Fire it again</a>'
+    assert link not in html(alice_client.get(dashboard))
+
+    fired(workload, period, "failed")
+    page = html(alice_client.get(dashboard))
+    assert f"{period} has no scheduled comparison that stands" in page and link in page
