@@ -136,5 +136,5 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Besides each workload's own entry (workloads/schedules.py), beat installs this one in its database.
-CELERY_BEAT_SCHEDULE = {"fail lost runs": {"task": "workloads.fail_lost_runs", "schedule": 15 * 60}}
+CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60}}
 CELERY_TIMEZONE = TIME_ZONE

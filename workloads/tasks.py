@@ -30,7 +30,7 @@ _models: dict = {}  # per worker process: model name -> engine LoadedModel
 _tokenizers: dict = {}
 
 Status = ComparisonRun.Status
-LOST_RUN_GRACE_S = 600
+LOST_JOB_GRACE_S = 600
 
 
 class RunCancelled(Exception):
@@ -56,7 +56,8 @@ def _model(name: str):
 @shared_task(name="workloads.extract_upload")
 def extract_upload(upload_pk: int) -> None:
     """Extract an upload's files into Documents: all of them in one transaction, or none."""
-    if not Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(status=Upload.Status.RUNNING):
+    if not Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(status=Upload.Status.RUNNING,
+                                                                                   started_at=timezone.now()):
         log.info("upload %s is not queued: already handled", upload_pk)
         return
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
@@ -202,23 +203,26 @@ def _fail(run_pk: int, error: str) -> None:
         status=Status.FAILED, error=error, finished_at=timezone.now())
 
 
-@shared_task(name="workloads.fail_lost_runs")
-def fail_lost_runs() -> int:
-    """Mark failed the runs still "running" well past the hard time limit: their worker is gone.
+@shared_task(name="workloads.fail_lost_jobs")
+def fail_lost_jobs() -> int:
+    """Mark failed the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
 
     A worker killed at the hard limit, or whose process or machine died, never reports back, and the
-    message delivered again finds its row claimed and does nothing: without this the run would say
-    "running" for ever and its period could not be fired again. The grace absorbs clocks that differ
-    between the worker that stamped started_at and the one running this.
+    message delivered again finds its row claimed and does nothing: without this a run would say
+    "running" for ever and its period could not be fired again. Queued rows are left alone, however
+    old: they may be waiting behind a long GPU job. The grace absorbs clocks that differ between the
+    worker that stamped started_at and the one running this.
     """
     now = timezone.now()
-    cutoff = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_RUN_GRACE_S)
-    failed = ComparisonRun.objects.filter(status=Status.RUNNING, started_at__lt=cutoff).update(
-        status=Status.FAILED, finished_at=now,
-        error=(f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
-               "it started, past the hard time limit, so the process was killed or died"))
+    cutoff = now - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_JOB_GRACE_S)
+    error = (f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
+             "it started, past the hard time limit, so the process was killed or died")
+    failed = 0
+    for model in (ComparisonRun, Upload, Summary):  # each has these statuses, error and finished_at
+        failed += model.objects.filter(status="running", started_at__lt=cutoff).update(
+            status="failed", finished_at=now, error=error)
     if failed:
-        log.warning("marked %d lost run(s) failed", failed)
+        log.warning("marked %d lost job(s) failed", failed)
     return failed
 
 
@@ -240,7 +244,8 @@ def export_summary(summary_pk: int) -> None:
     from workloads.summary.content import SummaryError
     from workloads.summary.render import render_summary
 
-    if not Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(status=Summary.Status.RUNNING):
+    if not Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(status=Summary.Status.RUNNING,
+                                                                                      started_at=timezone.now()):
         log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
         return
     summary = Summary.objects.select_related("run").get(pk=summary_pk)

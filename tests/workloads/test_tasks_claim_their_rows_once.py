@@ -12,7 +12,7 @@ def test_an_upload_delivered_twice_is_extracted_once(workload, alice):
     extract_upload(upload.pk)
     extract_upload(upload.pk)
     upload.refresh_from_db()
-    assert upload.status == Upload.Status.DONE
+    assert upload.status == Upload.Status.DONE and upload.started_at <= upload.finished_at  # stamped when claimed
     assert Document.objects.filter(workload=workload).count() == 1
     assert upload.items.count() == 1
 

@@ -19,6 +19,7 @@ class Upload(models.Model):
     files_done = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
