@@ -7,7 +7,6 @@ sets SQLite and kombu's filesystem broker, so the embedded default needs no serv
 from pathlib import Path
 
 import environ
-import plotly
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -79,8 +78,12 @@ LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 STATIC_URL = "static/"
-# plotly.js comes from the plotly package's own copy, served as static: never a CDN.
-STATICFILES_DIRS = [BASE_DIR / "static", ("plotly", Path(plotly.__file__).parent / "package_data")]
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "costplanner.static_finders.PlotlyFinder",  # plotly.js from the plotly package, never a CDN
+]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 # The images collect static files at build time with STATIC_MANIFEST on: WhiteNoise then serves them
 # compressed, under hashed names, cached for ever. Without it (runserver, tests) nothing is collected:

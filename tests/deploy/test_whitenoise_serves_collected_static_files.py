@@ -65,6 +65,16 @@ def test_without_the_manifest_it_serves_files_where_they_are(client, settings):
 
     assert response.status_code == 200 and b"".join(response.streaming_content) == SITE_CSS
     assert client.get("/static/plotly/plotly.min.js").status_code == 200
+    assert client.get("/static/plotly/datasets/iris.csv.gz").status_code == 404  # the package's other files
+
+
+def test_of_the_plotly_package_only_plotly_js_is_collected(settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path / "static"  # the project's own finders, plain copies: seconds
+    call_command("collectstatic", "--noinput", verbosity=0)
+
+    plotly = settings.STATIC_ROOT / "plotly"
+    assert sorted(str(p.relative_to(plotly)) for p in plotly.rglob("*")) == ["plotly.min.js"]
+    assert (settings.STATIC_ROOT / "css" / "site.css").read_bytes() == SITE_CSS
 
 
 def test_gunicorn_runs_the_web_image_command_and_passes_the_health_check(collected, tmp_path, db):
