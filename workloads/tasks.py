@@ -56,8 +56,9 @@ def _model(name: str):
 @shared_task(name="workloads.extract_upload")
 def extract_upload(upload_pk: int) -> None:
     """Extract an upload's files into Documents: all of them in one transaction, or none."""
-    if not Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(status=Upload.Status.RUNNING,
-                                                                                   started_at=timezone.now()):
+    claimed = Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(
+        status=Upload.Status.RUNNING, started_at=timezone.now())
+    if not claimed:
         log.info("upload %s is not queued: already handled", upload_pk)
         return
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
@@ -205,7 +206,7 @@ def _fail(run_pk: int, error: str) -> None:
 
 @shared_task(name="workloads.fail_lost_jobs")
 def fail_lost_jobs() -> int:
-    """Mark failed the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
+    """Fail the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
 
     A worker killed at the hard limit, or whose process or machine died, never reports back, and the
     message delivered again finds its row claimed and does nothing: without this a run would say
@@ -244,8 +245,9 @@ def export_summary(summary_pk: int) -> None:
     from workloads.summary.content import SummaryError
     from workloads.summary.render import render_summary
 
-    if not Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(status=Summary.Status.RUNNING,
-                                                                                      started_at=timezone.now()):
+    claimed = Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(
+        status=Summary.Status.RUNNING, started_at=timezone.now())
+    if not claimed:
         log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
         return
     summary = Summary.objects.select_related("run").get(pk=summary_pk)

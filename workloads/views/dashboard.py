@@ -64,9 +64,9 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     return notes
 
 
-def _summary(workload: Workload, now: dt.datetime) -> Summary:
+def _summary(workload: Workload, at: dt.datetime) -> Summary:
     latest = workload.runs.first()
-    refirable = schedules.refirable_period(workload, now)
+    refirable = schedules.refirable_period(workload, at)
     finished = list(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
                     .select_related("gpu_price", "api_price").prefetch_related("results")[:2])
     compared = finished[0] if finished else None
