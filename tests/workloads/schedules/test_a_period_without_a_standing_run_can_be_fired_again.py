@@ -103,6 +103,7 @@ def test_only_a_member_can_fire_and_only_by_post(alice_client, charlie_client, w
     assert Client().post(url).status_code == 302  # to the login page
     assert alice_client.get(url).status_code == 405
     assert alice_client.post(reverse("schedule_fire", args=[workload.pk + 1000])).status_code == 404
+    assert alice_client.post(f"/workloads/{10**40}/schedule/fire/").status_code == 404  # past any integer column
     assert ComparisonRun.objects.count() == 1 and ScheduleEvent.objects.count() == 1
 
 

@@ -39,11 +39,11 @@ def artefacts() -> Path:
 
 def pdf_text(pdf: bytes) -> str:
     """All pages' text, runs of whitespace collapsed (lines wrap wherever the layout puts them)."""
-    document = pdfium.PdfDocument(io.BytesIO(pdf))
+    parsed = pdfium.PdfDocument(io.BytesIO(pdf))  # not `document`: that name is a fixture imported here
     try:
-        return " ".join(" ".join(page.get_textpage().get_text_range() for page in document).split())
+        return " ".join(" ".join(page.get_textpage().get_text_range() for page in parsed).split())
     finally:
-        document.close()
+        parsed.close()
 
 
 def done_summary(run, pdf: bytes = b"%PDF-1.7 test", pages: int = 1) -> Summary:
