@@ -53,9 +53,8 @@ def block_means(x: torch.Tensor, block_size: int) -> torch.Tensor:
 def difference(scores: torch.Tensor, index: torch.Tensor, exact: torch.Tensor, exact_index: torch.Tensor) -> dict:
     finite = torch.isfinite(exact)
     # Ids the exact selection holds and this one does not, over all real ids.
-    changed = sum(
-        len(set(a.tolist()) - set(b.tolist())) for a, b in zip(exact_index.flatten(0, 2), index.flatten(0, 2))
-    ) / int((exact_index >= 0).sum())
+    rows = zip(exact_index.flatten(0, 2), index.flatten(0, 2), strict=True)
+    changed = sum(len(set(a.tolist()) - set(b.tolist())) for a, b in rows) / int((exact_index >= 0).sum())
     return {
         "score_relative_error": float((scores[finite] - exact[finite]).norm() / exact[finite].norm()),
         "rows_with_the_same_selection": float((index == exact_index).all(-1).float().mean()),

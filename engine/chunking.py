@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
@@ -155,7 +156,7 @@ class _Splitter:
         # Token starts, not ends: tokens that share a split character share its start,
         # so every cut falls between whole characters.
         bounds = [start, *(start + token_start for token_start, _ in encoding["offset_mapping"][1:]), end]
-        return [_Piece(a, b, 1, unit, cut=True) for a, b in zip(bounds, bounds[1:])]
+        return [_Piece(a, b, 1, unit, cut=True) for a, b in pairwise(bounds)]
 
     def _overlap_start(self, first: int, stop: int) -> int:
         """Where the next chunk begins: the trailing pieces of [first, stop) that fit the overlap."""
@@ -205,7 +206,7 @@ def _units(doc: Document) -> list[tuple[int, int]]:
     else:
         cuts = [match.end() for match in PARAGRAPH_BREAK.finditer(doc.text)]
     bounds = [0, *(cut for cut in cuts if 0 < cut < len(doc.text)), len(doc.text)]
-    return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+    return [(a, b) for a, b in pairwise(bounds) if a < b]
 
 
 def _definition_cuts(text: str) -> list[int]:

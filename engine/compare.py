@@ -181,7 +181,7 @@ def _run_full(lm, shape, work: Workload, name: str, prompts: list[list[int]], ti
     cfg = work.attention.replace(mode=FULL_MODES[name])
     out = StrategyResult(name, cfg.mode)
     start = time.perf_counter()
-    for probe, ids in zip(work.probes, prompts):
+    for probe, ids in zip(work.probes, prompts, strict=True):
         tick(f"{name}: {probe.question[:60]}")
         answer = _call(lm, shape, cfg, ids, out)
         out.answers.append(_judged(probe, answer))

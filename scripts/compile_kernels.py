@@ -148,7 +148,7 @@ def main() -> int:
             jit = kernel
             while not isinstance(jit, triton.runtime.jit.JITFunction):  # unwrap the autotuner
                 jit = jit.fn
-            named = dict(zip(jit.arg_names, args))
+            named = dict(zip(jit.arg_names, args, strict=False))  # the later arguments come as keywords
             results = []
             for config in kept_configs(kernel, named, kwargs):
                 tiling = ", ".join(f"{k}={v}" for k, v in config.kwargs.items()) if config and config.kwargs else "-"

@@ -19,7 +19,7 @@ from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.runs import STRATEGIES
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
-COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444")))
+COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))
 COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9ca3af"}
 
 

@@ -124,7 +124,7 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
 
 def _answer(workload: Workload, up_to: int | None, costs: dict, in_dollars: bool) -> str:
     unit = "device dollars" if in_dollars else "ledger FLOPs (no measured run yet)"
-    ratios = [f / c for f, c in zip(costs["full_index_share"], costs["chunked"])]
+    ratios = [f / c for f, c in zip(costs["full_index_share"], costs["chunked"], strict=True)]
     if up_to is None:
         return (f"Full-context with Index Share costs more than chunking at every length from 32K to 1M tokens, in "
                 f"{unit}: {ratios[0]:.2g}× chunking at 32K.")

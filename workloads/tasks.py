@@ -65,7 +65,7 @@ def extract_upload(upload_pk: int) -> None:
     try:
         documents, items = _extract(upload)
         with transaction.atomic():
-            for document, item in zip(documents, items):
+            for document, item in zip(documents, items, strict=True):
                 if document:
                     document.save()
                     item.document = document

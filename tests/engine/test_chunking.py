@@ -1,6 +1,7 @@
 """Chunks fit the token budget, follow natural boundaries, overlap a bounded amount
 and together cover the whole document."""
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def _count(tokenizer, text):
 
 def _overlaps(doc, chunks):
     """The text each chunk repeats from the one before it."""
-    return [doc.text[chunk.start : previous.end].strip() for previous, chunk in zip(chunks, chunks[1:])]
+    return [doc.text[chunk.start : previous.end].strip() for previous, chunk in pairwise(chunks)]
 
 
 def _without_overlap(chunks):
@@ -102,7 +103,7 @@ def test_each_chunk_repeats_whole_trailing_paragraphs_within_the_overlap(tokeniz
     chunks = split_document(doc, tokenizer, chunk_tokens=80, overlap_tokens=40)
     overlaps = _overlaps(doc, chunks)
     assert overlaps and all(overlaps)
-    for overlap, previous in zip(overlaps, chunks):
+    for overlap, previous in zip(overlaps, chunks[:-1], strict=True):
         assert _count(tokenizer, overlap) <= 40
         assert previous.text.endswith(overlap)
         assert all(paragraph in PARAGRAPHS for paragraph in overlap.split("\n\n"))
@@ -111,7 +112,7 @@ def test_each_chunk_repeats_whole_trailing_paragraphs_within_the_overlap(tokeniz
 def test_a_zero_overlap_repeats_nothing(tokenizer):
     doc = Document("notes.txt", "\n\n".join(PARAGRAPHS))
     chunks = split_document(doc, tokenizer, chunk_tokens=80, overlap_tokens=0)
-    assert all(chunk.start >= previous.end for previous, chunk in zip(chunks, chunks[1:]))
+    assert all(chunk.start >= previous.end for previous, chunk in pairwise(chunks))
 
 
 def test_code_is_split_before_top_level_definitions(tokenizer):

@@ -27,7 +27,7 @@ def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
     assert report["chunks"] == len(chunks) > 2
     assert chunked["calls"] == len(PROBES) * (len(chunks) + 1)
     expected_in = 0
-    for probe, answer in zip(PROBES, chunked["probes"]):
+    for probe, answer in zip(PROBES, chunked["probes"], strict=True):
         prompts = [cmp._chunk_prompt(smollm2, c, probe.question) for c in chunks]
         assert all(probe.question in smollm2.tokenizer.decode(p) for p in prompts)
         expected_in += sum(map(len, prompts)) + len(

@@ -76,8 +76,8 @@ def unit_cost_this_and_last(content) -> Chart:
         ax.bar([x + 0.2 for x in xs], [row.result.unit_device_dollars for row in rows], width=0.4,
                color=[COLOURS.get(row.strategy, "#444444") for row in rows], label=content.run.period)
         fig.legend(frameon=False, loc="outside upper right", ncols=2)
-        notes += [f"{row.name} was not measured in {content.previous_period}." for row, v in zip(rows, previous)
-                  if v is None]
+        notes += [f"{row.name} was not measured in {content.previous_period}."
+                  for row, v in zip(rows, previous, strict=True) if v is None]
     else:
         ax.bar(list(xs), [row.result.unit_device_dollars for row in rows], width=0.5,
                color=[COLOURS.get(row.strategy, "#444444") for row in rows])
@@ -95,7 +95,7 @@ def accuracy_with_gate(content) -> Chart:
     fig, ax = _figure("strategy", "probes answered correctly")
     values = [row.result.accuracy * 100 for row in rows]
     bars = ax.bar(range(len(rows)), values, width=0.5, color=[COLOURS.get(row.strategy, "#444444") for row in rows])
-    for bar, row in zip(bars, rows):
+    for bar, row in zip(bars, rows, strict=True):
         if row.result.gated:
             bar.set_hatch("///")
             bar.set_edgecolor("white")

@@ -100,7 +100,7 @@ class Content:
         rows = max(len(self.provenance), len(self.settings))
         left = self.provenance + [blank] * (rows - len(self.provenance))
         right = self.settings + [blank] * (rows - len(self.settings))
-        return [(*a, *b) for a, b in zip(left, right)]
+        return [(*a, *b) for a, b in zip(left, right, strict=True)]
 
     @property
     def ran(self) -> list[StrategyRow]:

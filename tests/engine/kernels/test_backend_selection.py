@@ -48,5 +48,5 @@ def test_a_group_on_the_kernels_builds_no_gather_plan_and_matches_the_reference(
         outputs[name] = [attention.attend(layer, q, k, v, 0.2) for layer in (0, 1)]
         shared = next(iter(attention._shared.values()))
         assert (shared.plan is None) == (name == "triton")
-    for ours, reference in zip(outputs["triton"], outputs["torch"]):
+    for ours, reference in zip(outputs["triton"], outputs["torch"], strict=True):
         assert float((ours - reference).norm() / reference.norm()) < 1e-5

@@ -58,7 +58,7 @@ def test_it_gives_every_strategys_columns_with_unit_costs_and_answers(alice_clie
 
     rows = list(finished_run.results.all())
     assert [r["strategy"] for r in run["results"]] == [row.strategy for row in rows]
-    for exported, row in zip(run["results"], rows):
+    for exported, row in zip(run["results"], rows, strict=True):
         assert {name: exported[name] for name in RESULT_FIELDS} == {name: getattr(row, name) for name in RESULT_FIELDS}
     index_share = run["results"][0]
     assert index_share["device_dollars"] == pytest.approx(36 / 3600 * 0.1)

@@ -32,8 +32,8 @@ def make_docx(paragraphs: list[str], table: list[list[str]] | None = None) -> by
         document.add_paragraph(paragraph)
     if table:
         grid = document.add_table(rows=len(table), cols=len(table[0]))
-        for row, values in zip(grid.rows, table):
-            for cell, value in zip(row.cells, values):
+        for row, values in zip(grid.rows, table, strict=True):
+            for cell, value in zip(row.cells, values, strict=True):
                 cell.text = value
     buffer = io.BytesIO()
     document.save(buffer)

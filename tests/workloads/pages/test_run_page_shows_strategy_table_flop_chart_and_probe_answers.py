@@ -30,7 +30,7 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
     assert 'data-chart="flop-breakdown"' in page and 'id="chart-flop-breakdown"' in page
     figure = _figure(page, "flop-breakdown")
     assert figure["layout"]["barmode"] == "stack"
-    traces = {t["name"]: dict(zip(t["x"], t["y"])) for t in figure["data"]}
+    traces = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figure["data"]}
     assert list(traces) == ["attention", "indexer", "linear"]
     assert traces["indexer"] == {"full_index_share": 5e10, "full_dense": 0.0, "chunked": 0.0}
     assert "full_sliding_window was refused" in page
