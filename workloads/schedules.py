@@ -17,6 +17,7 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
 from workloads import runs
 from workloads.models import ComparisonRun, ScheduleEvent, Workload
+from workloads.models.runs import STANDING_STATUSES
 from workloads.periods import period_of
 
 TASK = "workloads.scheduled_comparison"
@@ -27,9 +28,6 @@ QUEUE = "default"
 MONTHS = {Workload.Schedule.QUARTERLY: "1,4,7,10", Workload.Schedule.MONTHLY: "*"}
 IN_WORDS = {Workload.Schedule.QUARTERLY: "Quarterly, on 1 January, April, July and October",
             Workload.Schedule.MONTHLY: "Monthly, on the 1st of each month"}
-# A run of these stands for its period, whoever started it: the schedule then has nothing to do. A failed or
-# cancelled run does not, so a person may fire that period again (refirable_period).
-STANDING = (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING, ComparisonRun.Status.SUCCEEDED)
 
 
 def task_name(workload_pk: int) -> str:
@@ -140,7 +138,7 @@ def refirable_period(workload: Workload, now: dt.datetime) -> str | None:
 
 
 def _standing_run(workload: Workload, period: str) -> ComparisonRun | None:
-    return workload.runs.filter(period=period, status__in=STANDING).order_by("created_at").first()
+    return workload.runs.filter(period=period, status__in=STANDING_STATUSES).order_by("created_at").first()
 
 
 def _reason_to_skip(workload: Workload, period: str) -> str | None:
@@ -170,7 +168,8 @@ def _values(settings: dict) -> dict:
 
 def _already_scheduled(workload: Workload, period: str) -> str:
     """Why a firing that lost a race (on the unique constraint) queued nothing."""
-    run = workload.runs.filter(period=period, trigger=ComparisonRun.Trigger.SCHEDULED, status__in=STANDING).first()
+    run = workload.runs.filter(period=period, trigger=ComparisonRun.Trigger.SCHEDULED,
+                               status__in=STANDING_STATUSES).first()
     which = f"run {run.pk} ({run.status})" if run else "a run"
     return f"The schedule already started {which} for {period}."
 

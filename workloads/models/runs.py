@@ -8,6 +8,9 @@ from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
 
 STRATEGIES = ("full_index_share", "full_naive_sparse", "full_dense", "full_sliding_window", "chunked")
+# A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
+# (workloads.schedules). A failed or cancelled run does not, so its period can be fired again.
+STANDING_STATUSES = ("queued", "running", "succeeded")
 
 
 class ComparisonRun(models.Model):
@@ -74,11 +77,9 @@ class ComparisonRun(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [
-            # One scheduled run stands for each period, even if beat fires twice. A failed or cancelled one
-            # does not stand: the period can be fired again (workloads.schedules.refirable_period).
-            models.UniqueConstraint(
-                fields=["workload", "period"], name="one_scheduled_run_per_period",
-                condition=models.Q(trigger="scheduled") & ~models.Q(status__in=["failed", "cancelled"])),
+            # One scheduled run stands for each period, even if beat fires twice.
+            models.UniqueConstraint(fields=["workload", "period"], name="one_scheduled_run_per_period",
+                                    condition=models.Q(trigger="scheduled", status__in=STANDING_STATUSES)),
         ]
 
     def __str__(self) -> str:
