@@ -256,6 +256,13 @@ def _kv_block_loads(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) 
     return total * kv_token_bytes
 
 
+def _earlier_block_pairs(n: int, b: int) -> int:
+    """(query, key) pairs of an n-token prompt whose key lies in a block before the query's."""
+    blocks = -(-n // b)
+    last = n - (blocks - 1) * b  # queries in the last, possibly partial, block
+    return b * b * (blocks - 1) * (blocks - 2) // 2 + last * (blocks - 1) * b
+
+
 def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[float, float]:
     """One indexer pass over an n-token prompt, in one layer."""
     b, h, d = cfg.block_size, shape.n_heads, shape.qk_dim
@@ -269,8 +276,9 @@ def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[f
     kv_h = shape.n_kv_heads
     key_bytes = n * kv_h * d * shape.bytes_per_element
     if cfg.indexer == "exact":
-        # 2*H*D per causal (query, key) pair; every query block scans all earlier keys.
-        return 2 * h * d * n * (n + 1) // 2, key_bytes * -(-n // b) / 2
+        # 2*H*D per (query, key) pair with the key in an earlier block: the window keeps
+        # the diagonal block, so the indexer never scores it.
+        return 2 * h * d * _earlier_block_pairs(n, b), key_bytes * -(-n // b) / 2
     blocks = -(-n // b)
     # pooled: mean queries and keys (one add per element), then 2*H*D per causal
     # (query block, key block) pair.
@@ -287,7 +295,8 @@ def _indexer_decode(shape: ModelShape, cfg: AttentionConfig, position: int) -> t
         return proj + 2 * ix.heads * ix.head_dim * position, position * ix.head_dim * ix.bytes_per_key
     key_bytes = position * shape.n_kv_heads * d * shape.bytes_per_element
     if cfg.indexer == "exact":
-        return 2 * h * d * position, key_bytes
+        # The new token's own block is the window's: only the keys before it are scored.
+        return 2 * h * d * ((position - 1) // cfg.block_size * cfg.block_size), key_bytes
     # pooled: the engine re-pools the keys on every pass (a cache of block means would
     # remove this term), then one pooled query against every key block.
     return shape.n_kv_heads * d * position + h * d + 2 * h * d * -(-position // cfg.block_size), key_bytes

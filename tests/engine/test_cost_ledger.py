@@ -35,6 +35,17 @@ def test_index_share_runs_a_quarter_of_the_indexer_passes(indexer):
     assert shared.flops["attention"] == naive.flops["attention"]
 
 
+def test_the_exact_indexer_scores_only_keys_of_earlier_blocks():
+    # The window keeps a query's own block, so the kernel scores no key of it: three
+    # full blocks of 64 are 0 + 64 + 128 keys per query, 64 queries each.
+    cfg = AttentionConfig(mode="index_share", indexer="exact", block_size=64)
+    per_pair = 7 * 2 * 9 * 64  # 7 indexer passes (groups), 2*HQ*D each
+    assert ledger.prefill_costs(SMOL, cfg, 3 * 64).flops["indexer"] == per_pair * 64 * (0 + 64 + 128)
+    n = 3000  # a partial last block; a prefill scores what its tokens' decodes would
+    marginal = sum(ledger.marginal_costs(SMOL, cfg, p).flops["indexer"] for p in range(1, n + 1))
+    assert ledger.prefill_costs(SMOL, cfg, n).flops["indexer"] == marginal
+
+
 def test_the_exact_indexer_is_what_makes_sharing_pay():
     def saving(indexer, n):
         cfg = AttentionConfig(indexer=indexer)
