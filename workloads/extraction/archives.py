@@ -22,7 +22,10 @@ _DRIVE_LETTER = re.compile(r"^[A-Za-z]:")
 
 
 def read_zip(archive_name: str, data: bytes, limits: Limits) -> list[Extracted]:
-    """One entry per member, or a single skipped entry for the whole archive: never half an archive."""
+    """One entry per member, or a single skipped entry for the whole archive: never half an archive.
+
+    Names are neither unique nor limited in length yet: extract_file sees to both.
+    """
     if len(data) > limits.max_file_bytes:
         return [skipped(archive_name, None, len(data), too_large(len(data), limits.max_file_bytes))]
     # zipfile raises a range of exception types for damaged central directories; all mean "unreadable".
@@ -60,7 +63,7 @@ def _read_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -
             groups[directory] = _Group(f"{archive_name}/{directory}/", f"{directory}/", reason)
             entries.append(groups[directory])
         groups[directory].add(info.file_size)
-    return _unique_names([entry.result() if isinstance(entry, _Group) else entry for entry in entries])
+    return [entry.result() if isinstance(entry, _Group) else entry for entry in entries]
 
 
 class _MemberReader:
@@ -221,17 +224,3 @@ def _safe_path(filename: str) -> str | None:
     if not parts or ".." in parts:
         return None
     return "/".join(parts)
-
-
-def _unique_names(entries: list[Extracted]) -> list[Extracted]:
-    # A ZIP may list the same path twice; names must stay unique for the caller.
-    seen: set[str] = set()
-    unique = []
-    for entry in entries:
-        name, copy = entry.name, 1
-        while name in seen:
-            copy += 1
-            name = f"{entry.name} ({copy})"
-        seen.add(name)
-        unique.append(entry if name == entry.name else dataclasses.replace(entry, name=name))
-    return unique

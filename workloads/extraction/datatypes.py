@@ -2,6 +2,10 @@
 
 from dataclasses import dataclass
 
+# Document.name's max_length in the database (a test checks they agree). A ZIP member path may be 65,535 bytes
+# long; one name over the column's limit would fail the transaction that saves the whole upload.
+MAX_NAME_LENGTH = 500
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -18,11 +22,11 @@ class Limits:
 
 @dataclass(frozen=True)
 class Extracted:
-    name: str  # unique document name: "lease.pdf", or "shop.zip/src/cart.py" for an archive member
-    source_path: str | None  # member path inside the archive, None for a plain upload
+    name: str  # unique document name: "lease.pdf", or "shop.zip/src/cart.py" for an archive member; <= MAX_NAME_LENGTH
+    source_path: str | None  # member path inside the archive, None for a plain upload; <= MAX_NAME_LENGTH
     kept: bool
     detail: str  # kept: what was read ("PDF, 3 pages"); skipped: why, in plain words for the user
-    text: str | None  # None when skipped; "\n" newlines, no NUL, no BOM
+    text: str | None  # None when skipped; "\n" newlines, no NUL, no BOM, no lone surrogate
     size_bytes: int  # bytes of the original file or member
     lines: int  # lines of text, 0 when skipped
 
@@ -50,3 +54,11 @@ def human_size(size: int) -> str:
 
 def too_large(size: int, limit: int) -> str:
     return f"too large: {human_size(size)}, limit {human_size(limit)}"
+
+
+def shorten(text: str, limit: int = MAX_NAME_LENGTH) -> str:
+    """text cut in the middle to at most limit characters: its end (the file's own name) is worth keeping too."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]

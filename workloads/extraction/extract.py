@@ -1,9 +1,10 @@
 """Entry point: one uploaded file to a list of Extracted (one per document, or per archive member)."""
 
+import dataclasses
 import re
 
 from .archives import read_zip
-from .datatypes import Extracted, Limits
+from .datatypes import MAX_NAME_LENGTH, Extracted, Limits, shorten, skipped
 from .documents import extension, read_document
 
 _CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
@@ -17,12 +18,40 @@ def extract_file(name: str, data: bytes, limits: Limits) -> list[Extracted]:
     if not isinstance(limits, Limits):
         raise ValueError(f"limits must be Limits, got {type(limits).__name__}")
     name = base_name(name)
-    if extension(name) == ".zip":
-        return read_zip(name, data, limits)
-    return [read_document(name, None, data, limits)]
+    entries = read_zip(name, data, limits) if extension(name) == ".zip" else [read_document(name, None, data, limits)]
+    return _unique_names([_within_name_limit(entry) for entry in entries])
 
 
 def base_name(name: str) -> str:
     """The last part of a user-supplied file name: browsers and clients may send a full Windows or POSIX path."""
     base = _CONTROL_CHARACTERS.sub("", re.split(r"[\\/]", name)[-1]).strip()
     return base if base not in ("", ".", "..") else "unnamed"
+
+
+def _within_name_limit(entry: Extracted) -> Extracted:
+    """A kept document whose name is too long is skipped, like any file we cannot store; every name is shortened.
+
+    A skipped entry keeps its own reason ("symbolic link", ...): only its name in the report is cut.
+    """
+    if len(entry.name) <= MAX_NAME_LENGTH:
+        return entry
+    name, path = shorten(entry.name), entry.source_path and shorten(entry.source_path)
+    if not entry.kept:
+        return dataclasses.replace(entry, name=name, source_path=path)
+    reason = f"name too long: {len(entry.name):,} characters, limit {MAX_NAME_LENGTH}"
+    return skipped(name, path, entry.size_bytes, reason)
+
+
+def _unique_names(entries: list[Extracted]) -> list[Extracted]:
+    # A ZIP may list the same path twice, and shortened names may meet; names must stay unique for the caller.
+    seen: set[str] = set()
+    unique = []
+    for entry in entries:
+        name, copy = entry.name, 1
+        while name in seen:
+            copy += 1
+            suffix = f" ({copy})"
+            name = shorten(entry.name, MAX_NAME_LENGTH - len(suffix)) + suffix
+        seen.add(name)
+        unique.append(entry if name == entry.name else dataclasses.replace(entry, name=name))
+    return unique

@@ -126,7 +126,7 @@ def _read_json(text: str) -> tuple[str, str]:
     if _is_transcript(value):
         rendered, count = _render_transcript(value)
         return rendered, f"JSON transcript, {_plural(count, 'message')}"
-    return json.dumps(value, indent=2, ensure_ascii=False), "JSON"
+    return normalise(json.dumps(value, indent=2, ensure_ascii=False)), "JSON"
 
 
 def _read_jsonl(text: str) -> tuple[str, str]:
@@ -143,7 +143,7 @@ def _read_jsonl(text: str) -> tuple[str, str]:
         return rendered, f"JSONL transcript, {_plural(count, 'message')}"
     # One compact record per line keeps JSONL's shape; ensure_ascii=False turns \u escapes back into readable text.
     lines = [json.dumps(record, ensure_ascii=False) for record in records]
-    return "\n".join(lines), f"JSONL, {_plural(len(records), 'record')}"
+    return normalise("\n".join(lines)), f"JSONL, {_plural(len(records), 'record')}"
 
 
 def _is_message(value) -> bool:
