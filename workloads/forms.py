@@ -6,20 +6,29 @@ import zoneinfo
 
 from django import forms
 
-from workloads import runs
+from workloads import rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
 from workloads.models.organisations import validate_timezone
 from workloads.models.runs import STRATEGIES
 from workloads.targets import model_names
 
-TEXT_LIMIT = 5000  # long enough for any real description or question, short enough to keep pages readable
+
+def _one_line(value: str) -> None:
+    # The API refuses the same (workloads.rules), so either can save what the other created.
+    if not rules.is_one_line(value):
+        raise forms.ValidationError(rules.ONE_LINE.capitalize() + ".")
 
 
 class WorkloadForm(forms.ModelForm):
+    # Limits and rules from workloads.rules, shared with the API's WorkloadIn.
+    name = forms.CharField(max_length=rules.NAME_MAX, validators=[_one_line])
     target_model = forms.ChoiceField(choices=(), help_text="the model every comparison of this workload runs")
-    description = forms.CharField(required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3}))
-    expected_volume = forms.IntegerField(min_value=0, max_value=10**9, initial=0,
+    description = forms.CharField(required=False, max_length=rules.DESCRIPTION_MAX,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
+    expected_volume = forms.IntegerField(min_value=0, max_value=rules.EXPECTED_VOLUME_MAX, initial=0,
                                          help_text="units of work per month: contracts, tickets or thousand lines")
+    api_provider = forms.CharField(max_length=rules.API_PROVIDER_MAX, validators=[_one_line],
+                                   help_text="whose API prices this workload is compared against")
 
     class Meta:
         model = Workload
@@ -34,8 +43,7 @@ class WorkloadForm(forms.ModelForm):
         name = self.cleaned_data["name"]
         # The database's unique constraint includes the organisation, which is not a form field,
         # so the form checks it itself: a duplicate is a form error, not an IntegrityError.
-        taken = Workload.objects.filter(organisation=self.organisation, name__iexact=name).exclude(pk=self.instance.pk)
-        if taken.exists():
+        if rules.workload_name_taken(self.organisation, name, self.instance):
             raise forms.ValidationError("Your organisation already has a workload with this name.")
         return name
 
@@ -45,9 +53,10 @@ class WorkloadForm(forms.ModelForm):
 
 
 class ProbeForm(forms.ModelForm):
-    question = forms.CharField(max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 2}))
-    answer = forms.CharField(max_length=Probe._meta.get_field("answer").max_length,
-                             help_text="a short answer, as it appears in the documents")
+    # Limits and rules from workloads.rules, shared with the API's ProbeIn.
+    question = forms.CharField(max_length=rules.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 2}))
+    answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line],
+                             help_text="a short answer, on one line, as it appears in the documents")
 
     class Meta:
         model = Probe

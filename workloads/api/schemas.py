@@ -12,17 +12,15 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
 
-from workloads import targets
+from workloads import rules, targets
 from workloads.models import Alert, Probe, Workload
 from workloads.models.runs import STRATEGIES
 from workloads.runs import LIMITS
 
-MAX_INT = 2**31 - 1  # PostgreSQL integer, the PositiveIntegerField columns
-
 
 def _single_line(value: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise ValueError("must be one line without control characters")
+    if not rules.is_one_line(value):  # the web forms refuse the same
+        raise ValueError(rules.ONE_LINE)
     return value
 
 
@@ -53,17 +51,19 @@ class Input(Schema):
 
 # --- workloads ------------------------------------------------------------------------------------
 
+# Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
-    name: Line(200) = Field(description="unique within your organisation", examples=["Supplier contracts"])
+    name: Line(rules.NAME_MAX) = Field(description="unique within your organisation", examples=["Supplier contracts"])
     kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
-    description: Text(10_000) = Field("", description="free text")
-    expected_volume: int = Field(0, ge=0, le=MAX_INT,
+    description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")
+    expected_volume: int = Field(0, ge=0, le=rules.EXPECTED_VOLUME_MAX,
                                  description="units of work per month (contracts, tickets, thousand lines)")
     target_model: Line(200) = Field(description="a model this deployment offers (settings.COSTPLANNER_MODELS)",
                                     examples=["SmolLM2-135M-Instruct"])
-    api_provider: Line(100) = Field(description="whose API prices this workload is compared against; "
-                                                "the price book needs an API price for it and the target model",
-                                    examples=["example-api"])
+    api_provider: Line(rules.API_PROVIDER_MAX) = Field(
+        description="whose API prices this workload is compared against; "
+                    "the price book needs an API price for it and the target model",
+        examples=["example-api"])
 
     @field_validator("target_model")
     @classmethod
@@ -135,8 +135,8 @@ class UploadOut(Schema):
 # --- probes ---------------------------------------------------------------------------------------
 
 class ProbeIn(Input):
-    question: Text(2000, min_length=1) = Field(description="a question about the documents")
-    answer: Text(500, min_length=1) = Field(description="the short expected answer")
+    question: Text(rules.QUESTION_MAX, min_length=1) = Field(description="a question about the documents")
+    answer: Line(rules.ANSWER_MAX) = Field(description="the short expected answer, on one line")
     kind: Probe.Kind = Field(Probe.Kind.USER)
     source: Text(1000) = Field("", description="where in the documents the answer is")
 

@@ -13,6 +13,7 @@ from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
 from workloads.models import ComparisonRun, Document, Probe, Upload, Workload
+from workloads.rules import workload_name_taken
 from workloads.uploads import accept_upload
 
 router = Router(tags=["workloads"])
@@ -58,7 +59,7 @@ def list_workloads(request):
 @router.post("/workloads", response={201: WorkloadOut, **ERRORS}, summary="Create a workload")
 def create_workload(request, payload: WorkloadIn):
     organisation = organisation_of(request.auth)
-    if Workload.objects.filter(organisation=organisation, name=payload.name).exists():
+    if workload_name_taken(organisation, payload.name):  # ignoring case, as the web form does
         raise HttpError(400, f"a workload named {payload.name!r} already exists")
     try:
         with transaction.atomic():

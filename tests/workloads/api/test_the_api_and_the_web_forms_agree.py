@@ -1,0 +1,96 @@
+"""The API and the web forms apply one set of rules: what one accepts, the other accepts too, and a workload or
+probe created through the API can be saved unchanged on the web."""
+
+import pytest
+from django import forms
+from django.urls import reverse
+
+from workloads.models import Probe, Workload
+
+from ..conftest import MODEL
+
+VALID = {"name": "Support tickets", "kind": "support", "description": "Q3 tickets", "expected_volume": 1200,
+         "target_model": MODEL, "api_provider": "example-api"}
+
+
+def as_a_browser_sends_it(response) -> dict:
+    """The rendered form posted back unchanged. A browser drops newlines from an <input>'s value (HTML's value
+    sanitisation) but keeps them in a <textarea>, so a newline survives a save only in a textarea."""
+    data = {}
+    for field in response.context["form"]:
+        value = "" if field.value() is None else str(field.value())
+        if not isinstance(field.field.widget, forms.Textarea):
+            value = value.replace("\r", "").replace("\n", "")
+        data[field.html_name] = value
+    return data
+
+
+def ids(values: list) -> list[str]:
+    return [f"{f}={len(v)} chars" if isinstance(v, str) and len(v) > 20 else f"{f}={v!r}" for f, v in values]
+
+
+WORKLOAD_VALUES = [
+    ("name", "x" * 200), ("name", "x" * 201), ("name", "nl\nname"), ("name", "tab\tname"),
+    ("api_provider", "two\nlines"),
+    ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
+    ("description", "x" * 10_000),
+    ("expected_volume", 10**9), ("expected_volume", 10**9 + 1), ("expected_volume", 2**31 - 1),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), WORKLOAD_VALUES, ids=ids(WORKLOAD_VALUES))
+def test_a_workload_the_api_accepts_is_saved_unchanged_on_the_web(as_alice, alice_client, field, value):
+    web = alice_client.post(reverse("workload_create"), VALID | {field: value})
+    Workload.objects.all().delete()
+    api = as_alice.post("/workloads", VALID | {field: value})
+
+    assert (api.status_code == 201) == (web.status_code == 302), "the API and the web form disagree"
+    if api.status_code == 201:
+        url = reverse("workload_edit", args=[api.json()["id"]])
+        response = alice_client.post(url, as_a_browser_sends_it(alice_client.get(url)))
+        assert response.status_code == 302
+        assert getattr(Workload.objects.get(), field) == value
+
+
+PROBE_VALUES = [
+    ("question", "q" * 2000), ("question", "q" * 2001), ("question", "q" * 5000), ("question", "two\nlines?"),
+    ("answer", "a" * 500), ("answer", "a" * 501), ("answer", "a\nb"), ("answer", "a\tb"),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), PROBE_VALUES, ids=ids(PROBE_VALUES))
+def test_a_probe_the_api_accepts_is_saved_unchanged_on_the_web(as_alice, alice_client, workload, field, value):
+    data = {"question": "What is the notice period?", "answer": "90 days"} | {field: value}
+    web = alice_client.post(reverse("probe_create", args=[workload.pk]), data)
+    Probe.objects.all().delete()
+    api = as_alice.post(f"/workloads/{workload.pk}/probes", data)
+
+    assert (api.status_code == 201) == (web.status_code == 302), "the API and the web form disagree"
+    if api.status_code == 201:
+        url = reverse("probe_edit", args=[workload.pk, api.json()["id"]])
+        response = alice_client.post(url, as_a_browser_sends_it(alice_client.get(url)))
+        assert response.status_code == 302
+        assert getattr(Probe.objects.get(), field) == value
+
+
+@pytest.mark.parametrize("name", ["supplier contracts", "SUPPLIER CONTRACTS", "  Supplier Contracts "])
+def test_the_api_refuses_a_name_that_differs_only_in_case(as_alice, workload, name):
+    response = as_alice.post("/workloads", VALID | {"name": name})
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"a workload named {name.strip()!r} already exists"}
+    assert list(Workload.objects.values_list("name", flat=True)) == ["Supplier contracts"]
+
+
+def test_names_that_differ_only_in_case_saved_before_the_rule_can_still_be_edited(alice_client, workload, acme):
+    twin = Workload.objects.create(organisation=acme, name="supplier contracts", target_model=MODEL,
+                                   api_provider="example-api")
+    for edited in (workload, twin):
+        url = reverse("workload_edit", args=[edited.pk])
+        data = as_a_browser_sends_it(alice_client.get(url)) | {"description": "only the description changes"}
+        assert alice_client.post(url, data).status_code == 302
+
+    # A new name must still be free: the twin cannot become a third spelling of the other.
+    url = reverse("workload_edit", args=[twin.pk])
+    response = alice_client.post(url, as_a_browser_sends_it(alice_client.get(url)) | {"name": "SUPPLIER CONTRACTS"})
+    assert response.status_code == 400 and "already has a workload with this name" in response.content.decode()

@@ -1,0 +1,41 @@
+"""What a workload and a probe may hold: one set of rules for the pages' forms and the API's schemas.
+
+Both import these, so that whatever one accepts the other accepts too, and a workload or probe
+created through the API can be saved unchanged on the web (and the other way round).
+"""
+
+from __future__ import annotations
+
+from workloads.models import Organisation, Probe, Workload
+
+NAME_MAX = Workload._meta.get_field("name").max_length
+API_PROVIDER_MAX = Workload._meta.get_field("api_provider").max_length
+DESCRIPTION_MAX = 5_000  # long enough for any real description, short enough to keep pages readable
+EXPECTED_VOLUME_MAX = 10**9  # units of work a month: beyond any real workload, well inside PostgreSQL's integer
+QUESTION_MAX = 2_000  # a question goes into every model call of every strategy: a paragraph at most
+ANSWER_MAX = Probe._meta.get_field("answer").max_length
+
+ONE_LINE = "must be one line without control characters"
+
+
+def is_one_line(value: str) -> bool:
+    """No control characters, newlines and tabs included.
+
+    Names, providers and answers are shown in <input>s, which drop newlines when the form is saved
+    again; and an answer is scored after whitespace is collapsed, so a newline in one carries nothing.
+    """
+    return not any(ord(c) < 32 or ord(c) == 127 for c in value)
+
+
+def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:
+    """Whether another of the organisation's workloads has this name, ignoring case.
+
+    `workload` is the one being edited: it may keep its current name, so that two names differing only
+    in case, saved before this rule, can still be edited; a new name must be free.
+    """
+    others = Workload.objects.filter(organisation=organisation, name__iexact=name)
+    if workload is not None and workload.pk is not None:
+        if name == workload.name:
+            return False
+        others = others.exclude(pk=workload.pk)
+    return others.exists()
