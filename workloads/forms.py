@@ -6,7 +6,7 @@ import zoneinfo
 
 from django import forms
 
-from workloads import rules, runs
+from workloads import pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
 from workloads.models.organisations import validate_timezone
 from workloads.models.runs import STRATEGIES
@@ -131,6 +131,9 @@ class GpuPriceForm(_PriceForm):
     class Meta:
         model = GpuPrice
         fields = ["device_class", "per_hour", "effective_from", "source"]
+
+    def clean_device_class(self) -> str:
+        return pricing.spelled_as_before(self.organisation, self.cleaned_data["device_class"])
 
 
 class ApiPriceForm(_PriceForm):

@@ -101,6 +101,10 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, 
         return None
     if not measured:
         return None
+    if not gpu.per_hour:  # every length would cost $0 in both strategies: there is nothing to compare
+        notes.append(f"No device dollars: {gpu.device_class} is priced at $0/h (from {gpu.effective_from}, source: "
+                     f"{gpu.source}), so device time is compared in ledger FLOPs.")
+        return None
     per_flop = seconds / measured
     notes.append(f"Device seconds per FLOP measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
                  f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
@@ -123,7 +127,7 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
 
 
 def _answer(workload: Workload, up_to: int | None, costs: dict, in_dollars: bool) -> str:
-    unit = "device dollars" if in_dollars else "ledger FLOPs (no measured run yet)"
+    unit = "device dollars" if in_dollars else "ledger FLOPs"
     ratios = [f / c for f, c in zip(costs["full_index_share"], costs["chunked"], strict=True)]
     if up_to is None:
         return (f"Full-context with Index Share costs more than chunking at every length from 32K to 1M tokens, in "

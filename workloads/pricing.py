@@ -29,13 +29,20 @@ def device_class(organisation: Organisation, device: str, on: dt.date) -> str:
         known = ", ".join(sorted(classes)) or "none yet"
         raise PricingError(f"no GPU price covers the device {device!r} on {on}: add its class to the price book "
                            f"(classes priced: {known})")
-    return max(named, key=len)
+    return max(named, key=lambda c: (len(c), c))  # the most specific class; a tie is broken by name, not chance
 
 
 def gpu_price(organisation: Organisation, device: str, on: dt.date) -> GpuPrice:
     cls = device_class(organisation, device, on)
-    return (GpuPrice.objects.filter(organisation=organisation, device_class=cls, effective_from__lte=on)
-            .order_by("-effective_from").first())
+    # A class matches devices whatever its case, so its entries are found the same way.
+    return (GpuPrice.objects.filter(organisation=organisation, device_class__iexact=cls, effective_from__lte=on)
+            .order_by("-effective_from", "-pk").first())
+
+
+def spelled_as_before(organisation: Organisation, device_class: str) -> str:
+    """A new entry's device class as the price book already spells it ("H200" for "h200"): one class, one name."""
+    known = GpuPrice.objects.filter(organisation=organisation, device_class__iexact=device_class)
+    return known.values_list("device_class", flat=True).first() or device_class
 
 
 def api_price(organisation: Organisation, provider: str, model: str, on: dt.date) -> ApiPrice:

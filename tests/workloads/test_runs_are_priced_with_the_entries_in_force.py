@@ -56,6 +56,19 @@ def test_the_longest_device_class_named_wins(workload, prices, acme):
         pricing.device_class(acme, "NVIDIA H2000", dt.date(2026, 5, 1))
 
 
+@pytest.mark.parametrize("spellings", [("H200", "h200"), ("h200", "H200")])
+def test_a_class_is_one_class_whatever_its_case(workload, acme, spellings):
+    # Entries saved under two spellings before they were merged on entry: the newest in force wins, never chance.
+    older, newer = spellings
+    GpuPrice.objects.create(organisation=acme, device_class=older, per_hour="3.00", effective_from=dt.date(2025, 1, 1),
+                            source="old quote")
+    GpuPrice.objects.create(organisation=acme, device_class=newer, per_hour="5.00", effective_from=dt.date(2026, 6, 1),
+                            source="new quote")
+    assert pricing.gpu_price(acme, "NVIDIA H200", dt.date(2026, 12, 3)).source == "new quote"
+    assert pricing.gpu_price(acme, "NVIDIA H200", dt.date(2026, 5, 31)).source == "old quote"
+    assert pricing.spelled_as_before(acme, "H200") in spellings and pricing.spelled_as_before(acme, "A100") == "A100"
+
+
 def test_an_unpriced_device_leaves_dollars_empty_and_says_why(workload, prices):
     GpuPrice.objects.filter(device_class="H200").delete()
     run = _run(workload, dt.date(2026, 5, 1))

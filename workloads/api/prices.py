@@ -4,6 +4,7 @@ from django.db import IntegrityError, transaction
 from ninja import Router, Status
 from ninja.errors import HttpError
 
+from workloads import pricing
 from workloads.access import organisation_of
 from workloads.api.errors import ERRORS
 from workloads.api.schemas import ApiPriceIn, ApiPriceOut, GpuPriceIn, GpuPriceOut
@@ -31,8 +32,9 @@ def list_gpu_prices(request):
 
 @router.post("/prices/gpu", response={201: GpuPriceOut, **ERRORS}, summary="Add a GPU price")
 def add_gpu_price(request, payload: GpuPriceIn):
-    values = payload.dict()
-    entry = _create(GpuPrice, organisation_of(request.auth), values, ("device_class",),
+    organisation = organisation_of(request.auth)
+    values = payload.dict() | {"device_class": pricing.spelled_as_before(organisation, payload.device_class)}
+    entry = _create(GpuPrice, organisation, values, ("device_class",),
                     f"a price for {values['device_class']!r}")
     return Status(201, entry)
 

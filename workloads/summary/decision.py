@@ -46,8 +46,7 @@ def decision(run: ComparisonRun) -> str:
                     f"was measured: chunking costs {_unit_cost(chunked, unit)}.")
         return ("This run measured no full-context strategy, so chunking has nothing to be compared with: "
                 "start a comparison that includes full_index_share.")
-    sentence = (f"{strategy_name(full.strategy)} {_cost_clause(full, chunked, unit)} and "
-                f"{_accuracy_clause(full, chunked)}")
+    sentence = f"{strategy_name(full.strategy)} {_cost_clause(full, chunked, unit)}{_accuracy_clause(full, chunked)}"
     return sentence + _caveats(run, results, full, chunked) + "."
 
 
@@ -81,18 +80,23 @@ def _cost_clause(full: StrategyResult, chunked: StrategyResult, unit: str) -> st
 
 
 def _accuracy_clause(full: StrategyResult, chunked: StrategyResult) -> str:
+    if not (full.accuracy or chunked.accuracy):  # a cost comparison of two ways to get nothing right says little
+        return (", but neither it nor chunking answers any of your questions correctly: check the model and the "
+                "questions before trusting either")
     points = round(((full.accuracy or 0) - (chunked.accuracy or 0)) * 100)
     if points == 0:
-        return "answers as many of your questions correctly"
+        return " and answers as many of your questions correctly"
     word = "point" if abs(points) == 1 else "points"
-    return f"answers {abs(points)} {word} {'more' if points > 0 else 'fewer'} of your questions correctly"
+    return f" and answers {abs(points)} {word} {'more' if points > 0 else 'fewer'} of your questions correctly"
 
 
 def _caveats(run: ComparisonRun, results: dict, full: StrategyResult, chunked: StrategyResult) -> str:
     notes = []
-    if full.device_dollars is None or not chunked.device_dollars:
+    if full.device_dollars is None or chunked.device_dollars is None:
         why = run.pricing_error or "the run has not been priced yet"
         notes.append(f"costs compare measured device seconds, as the run has no dollar figures ({why})")
+    elif not chunked.device_dollars:
+        notes.append("costs compare measured device seconds, as its device time is priced at $0")
     index_share = results.get(INDEX_SHARE)
     if full.strategy != INDEX_SHARE:
         notes.append(f"Index Share was refused ({index_share.refused})" if index_share is not None

@@ -1,11 +1,13 @@
 """The planning page answers when full context becomes affordable, with a chart and how it was computed."""
 
+import datetime as dt
 import json
 import re
 
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
+from workloads.models import GpuPrice
 from workloads.planning import project
 
 
@@ -38,3 +40,19 @@ def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload
     figure = _figure(page)
     assert [t["name"] for t in figure["data"]] == ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
     assert "ledger FLOPs instead" in page
+
+
+def test_a_free_gpu_is_compared_in_flops_not_divided_by_zero(alice_client, workload, probe, prices):
+    # Owned hardware is priced at $0/h on purpose (the form allows 0): every length costs $0 either way.
+    make_run(workload, standard_report(probe))
+    GpuPrice.objects.create(organisation=workload.organisation, device_class="cpu", per_hour="0",
+                            effective_from=dt.date(2026, 6, 1), source="our own server")
+
+    response = alice_client.get(reverse("planning", args=[workload.pk]))
+
+    assert response.status_code == 200
+    page = html(response)
+    assert ("No device dollars: cpu is priced at $0/h (from 2026-06-01, source: our own server), so device time is "
+            "compared in ledger FLOPs.") in page
+    assert "in ledger FLOPs" in project(workload).answer
+    assert not [t["name"] for t in _figure(page)["data"] if "(device)" in t["name"]]  # no line of $0 device cost

@@ -38,6 +38,14 @@ def test_price_book_adds_entries_and_reprices_runs(alice_client, acme, workload,
     assert priced.pricing_error and all(r.device_dollars is None for r in priced.results.all())
 
 
+def test_a_class_typed_in_another_case_keeps_the_books_spelling(alice_client, prices):
+    response = alice_client.post(reverse("gpu_price_create"), {"device_class": "h200", "per_hour": "4",
+                                                               "effective_from": "2026-09-01", "source": "a quote"})
+    assert response.status_code == 302
+    assert list(GpuPrice.objects.filter(device_class__iexact="h200").values_list("device_class", flat=True)) == [
+        "H200", "H200"]
+
+
 def test_it_rejects_bad_entries_with_nothing_saved(alice_client, prices):
     bad = [
         ({"device_class": "A100", "per_hour": "-1", "effective_from": "2026-01-01", "source": "x"},
@@ -49,6 +57,8 @@ def test_it_rejects_bad_entries_with_nothing_saved(alice_client, prices):
          "This field is required."),
         ({"device_class": "H200", "per_hour": "4", "effective_from": "2026-01-01", "source": "x"},
          "already has an entry for this on that date"),
+        ({"device_class": "h200", "per_hour": "4", "effective_from": "2026-01-01", "source": "x"},
+         "already has an entry for this on that date"),  # a device class is one class whatever its case
         ({"device_class": "A100", "per_hour": "123456789", "effective_from": "2026-01-01", "source": "x"},
          "Ensure that there are no more than 6 digits before the decimal point."),
     ]

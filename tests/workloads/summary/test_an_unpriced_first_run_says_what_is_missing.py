@@ -25,3 +25,17 @@ def test_the_pdf_says_there_is_no_price_and_no_earlier_period(workload, probe):
     assert "not priced" in text
     # Accuracy per strategy, accuracy over time and the FLOPs projection are drawn; the two cost charts are not.
     assert len(_chart_images(pdf)) == 3
+
+
+def test_a_gpu_priced_at_zero_still_gets_a_pdf(workload, probe, prices):
+    # Owned hardware at $0/h: every dollar of device time is 0, so nothing may be divided by it.
+    prices["cpu"].per_hour = 0
+    prices["cpu"].save()
+    run = make_run(workload, standard_report(probe, "cpu"))
+
+    pdf, pages = render_summary(run)
+
+    text = pdf_text(pdf)
+    assert pages >= 1 and decision(run) in text
+    assert "costs compare measured device seconds, as its device time is priced at $0" in decision(run)
+    assert "so device time is compared in ledger FLOPs" in text

@@ -30,6 +30,15 @@ def test_cheaper_full_context_says_how_much_less_it_costs(workload, probe, price
                              "as many of your questions correctly.")
 
 
+def test_when_neither_answers_anything_it_says_the_costs_buy_nothing(workload, probe, prices):
+    run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 11.0, False),
+                                     "chunked": _ran(probe, "dense", 36.0, False)}, DEVICE))
+
+    assert decision(run) == (
+        "Full context with Index Share costs 69% less than chunking per contract, but neither it nor chunking "
+        "answers any of your questions correctly: check the model and the questions before trusting either.")
+
+
 def test_less_accurate_full_context_says_fewer_and_that_it_is_gated(workload, probe, prices):
     run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 36.0, False, gated=True),
                                      "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
