@@ -117,6 +117,15 @@ WORKLOAD_MAX_TOKENS = env.int("WORKLOAD_MAX_TOKENS", default=1_000_000)
 DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
 
+# Mail: each scheduled run's PDF summary goes to its organisation's recipients. EMAIL_URL is
+# smtp://user:password@host:587 (or smtp+tls://, smtps://); the default prints mails to the
+# worker's log, which the embedded default shows and system check costplanner.W002 flags.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+EMAIL_TIMEOUT = 30  # a mail server that hangs fails the sending, not the worker
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="costplanner <costplanner@localhost>")
+# The site's address as people reach it: links in mails point there.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
 # Celery, the official Django pattern: costplanner/celery.py reads every CELERY_* here.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_TASK_DEFAULT_QUEUE = "default"

@@ -27,12 +27,8 @@ class WorkloadAdmin(admin.ModelAdmin):
     readonly_fields = ("periodic_task",)
 
 
-@admin.register(models.ScheduleEvent)
-class ScheduleEventAdmin(admin.ModelAdmin):
-    """What each firing did: a record, so nobody edits it here."""
-
-    list_display = ("workload", "period", "fired_at", "fired_by", "outcome", "reason", "run")
-    list_filter = ("outcome",)
+class RecordAdmin(admin.ModelAdmin):
+    """What a job did: a record, so nobody edits it here."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -42,3 +38,15 @@ class ScheduleEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(models.ScheduleEvent)
+class ScheduleEventAdmin(RecordAdmin):
+    list_display = ("workload", "period", "fired_at", "fired_by", "outcome", "reason", "run")
+    list_filter = ("outcome",)
+
+
+@admin.register(models.SummaryEmail)
+class SummaryEmailAdmin(RecordAdmin):
+    list_display = ("summary", "created_at", "requested_by", "status", "recipients", "error")
+    list_filter = ("status",)

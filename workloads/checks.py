@@ -61,3 +61,11 @@ def check_attention_backend(app_configs, **kwargs):
     if name == "triton" and not triton_installed():
         return [Error(f"{BACKEND_ENV} is 'triton' but the triton package is not installed", id="costplanner.E005")]
     return []
+
+
+@register()
+def check_mail(app_configs, **kwargs):
+    if settings.DEBUG or settings.EMAIL_BACKEND != "django.core.mail.backends.console.EmailBackend":
+        return []
+    return [Warning("EMAIL_URL is not set: scheduled PDF summaries are printed to the worker's log, not mailed",
+                    id="costplanner.W002", hint="set EMAIL_URL, e.g. smtp+tls://user:password@mail.example.com:587")]

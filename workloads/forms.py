@@ -8,7 +8,7 @@ from django import forms
 
 from workloads import pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
-from workloads.models.organisations import validate_timezone
+from workloads.models.organisations import MAX_RECIPIENTS, parse_recipients, validate_recipients, validate_timezone
 from workloads.models.runs import STRATEGIES
 from workloads.targets import model_names
 
@@ -170,7 +170,15 @@ class OrganisationForm(forms.ModelForm):
     timezone = forms.CharField(max_length=64, validators=[validate_timezone], label="Time zone",
                                widget=forms.Select(choices=[(z, z) for z in sorted(zoneinfo.available_timezones())]),
                                help_text="scheduled comparisons fire at local hours, and quarters start on local dates")
+    summary_recipients = forms.CharField(
+        required=False, max_length=4000, validators=[validate_recipients], label="E-mail the PDF summaries to",
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "cfo@example.com"}),
+        help_text=f"up to {MAX_RECIPIENTS} addresses, one per line: each scheduled run's PDF summary is mailed "
+                  "to them when it is ready")
 
     class Meta:
         model = Organisation
-        fields = ["timezone"]
+        fields = ["timezone", "summary_recipients"]
+
+    def clean_summary_recipients(self) -> str:
+        return "\n".join(parse_recipients(self.cleaned_data["summary_recipients"]))

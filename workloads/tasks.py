@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import smtplib
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -20,8 +21,9 @@ from django.utils import timezone
 
 from workloads import pricing, schedules
 from workloads.extraction import Limits, extract_file
-from workloads.models import ComparisonRun, Document, Probe, Summary, Upload, UploadItem, Workload
+from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, UploadItem, Workload
 from workloads.results import store_report
+from workloads.summary import mail
 from workloads.summary.exports import request_summary
 from workloads.targets import model_path
 
@@ -219,7 +221,7 @@ def fail_lost_jobs() -> int:
     error = (f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
              "it started, past the hard time limit, so the process was killed or died")
     failed = 0
-    for model in (ComparisonRun, Upload, Summary):  # each has these statuses, error and finished_at
+    for model in (ComparisonRun, Upload, Summary, SummaryEmail):  # each has these statuses, error and finished_at
         failed += model.objects.filter(status="running", started_at__lt=cutoff).update(
             status="failed", finished_at=now, error=error)
     if failed:
@@ -260,9 +262,38 @@ def export_summary(summary_pk: int) -> None:
         log.exception("summary %s failed", summary_pk)
         _fail_summary(summary_pk, f"internal error: {exc}")
         raise
-    Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.DONE, pdf=pdf, pages=pages,
-                                                 finished_at=timezone.now())
+    with transaction.atomic():  # the PDF and the mailing it owes are recorded together, or neither
+        Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.DONE, pdf=pdf, pages=pages,
+                                                     finished_at=timezone.now())
+        summary.refresh_from_db()
+        if mail.mails_itself(summary):
+            mail.request_email(summary, None)
 
 
 def _fail_summary(summary_pk: int, error: str) -> None:
     Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.FAILED, error=error, finished_at=timezone.now())
+
+
+@shared_task(name="workloads.email_summary")
+def email_summary(email_pk: int) -> None:
+    """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went."""
+    claimed = SummaryEmail.objects.filter(pk=email_pk, status=SummaryEmail.Status.QUEUED).update(
+        status=SummaryEmail.Status.RUNNING, started_at=timezone.now())
+    if not claimed:
+        log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
+        return
+    email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
+    try:
+        mail.message(email).send()
+    except (smtplib.SMTPException, OSError) as exc:  # refused, unreachable, timed out: the mail server's answer
+        _finish_email(email_pk, SummaryEmail.Status.FAILED, f"the mail server did not take it: {exc}")
+        return
+    except Exception as exc:
+        log.exception("summary e-mail %s failed", email_pk)
+        _finish_email(email_pk, SummaryEmail.Status.FAILED, f"internal error: {exc}")
+        raise
+    _finish_email(email_pk, SummaryEmail.Status.SENT)
+
+
+def _finish_email(email_pk: int, status: str, error: str = "") -> None:
+    SummaryEmail.objects.filter(pk=email_pk).update(status=status, error=error, finished_at=timezone.now())

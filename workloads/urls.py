@@ -32,10 +32,11 @@ urlpatterns = [
     path("runs/<int:pk>/status.json", runs.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", runs.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/reprice/", runs.run_reprice, name="run_reprice"),
-    # The manager's PDF summary: export (again), follow the export, download the newest
+    # The manager's PDF summary: export (again), follow the export, download the newest, e-mail it
     path("runs/<int:pk>/summary/", summaries.summary_create, name="summary_create"),
     path("runs/<int:pk>/summary.pdf", summaries.summary_download, name="summary_download"),
     path("runs/<int:pk>/summary/status.json", summaries.summary_status, name="summary_status"),
+    path("runs/<int:pk>/summary/email/", summaries.summary_email, name="summary_email"),
     # Exports: a run, and a workload's history (its CSV is the runs CSV above), as CSV and JSON files
     path("runs/<int:pk>/export.csv", exports.run_export_csv, name="run_export_csv"),
     path("runs/<int:pk>/export.json", exports.run_export_json, name="run_export_json"),

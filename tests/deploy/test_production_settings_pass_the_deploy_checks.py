@@ -39,3 +39,9 @@ def test_the_deploy_checks_catch_a_weak_secret_key():
     _, issues = _check_deploy(SECRET_KEY="change-me-to-50-random-characters")
 
     assert "security.W009" in issues
+
+
+def test_the_checks_warn_when_summaries_would_only_reach_the_log():
+    returncode, issues = _check_deploy(EMAIL_URL="consolemail://")
+
+    assert returncode != 0 and "costplanner.W002" in issues

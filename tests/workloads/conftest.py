@@ -69,7 +69,13 @@ def alice_client(client, alice):
 
 
 @pytest.fixture
-def celery_worker(transactional_db, tmp_path):
+def worker_env() -> dict[str, str]:
+    """More environment for the worker process: a module overrides this (a mail server's EMAIL_URL, say)."""
+    return {}
+
+
+@pytest.fixture
+def celery_worker(transactional_db, tmp_path, worker_env):
     """A real Celery worker process on both queues, reading the test database through the real Redis."""
     import redis
     from django.conf import settings
@@ -80,7 +86,7 @@ def celery_worker(transactional_db, tmp_path):
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no stale message may claim a new row's primary key
     log = tmp_path / "worker.log"
     process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
-                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key")
+                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key", **worker_env)
     try:
         wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start")
         assert process.poll() is None, log.read_text()

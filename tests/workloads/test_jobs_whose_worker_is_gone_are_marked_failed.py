@@ -1,5 +1,5 @@
-"""A run, upload or summary still "running" past the hard time limit lost its worker: beat's sweep marks it
-failed, which leaves a scheduled run's period free to be fired again. Jobs still within the limit, and queued
+"""A run, upload, summary or summary e-mail still "running" past the hard time limit lost its worker: beat's sweep
+marks it failed, which leaves a scheduled run's period free to be fired again. Jobs still within the limit, and queued
 ones however old, are left alone."""
 
 import datetime as dt
@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from costplanner.celery import app
 from tests.workloads.pages.conftest import make_run
-from workloads.models import ComparisonRun, ScheduleEvent, Summary, Upload
+from workloads.models import ComparisonRun, ScheduleEvent, Summary, SummaryEmail, Upload
 from workloads.schedules import refirable_period
 from workloads.tasks import LOST_JOB_GRACE_S, fail_lost_jobs
 
@@ -24,10 +24,14 @@ def job(kind: str, workload, status: str, started_ago: dt.timedelta | None):
         return make_run(workload, status=status, started_at=started_at)
     if kind == "upload":
         return Upload.objects.create(workload=workload, status=status, started_at=started_at)
-    return Summary.objects.create(run=make_run(workload), status=status, started_at=started_at)
+    if kind == "summary":
+        return Summary.objects.create(run=make_run(workload), status=status, started_at=started_at)
+    summary = Summary.objects.create(run=make_run(workload), status="done")
+    return SummaryEmail.objects.create(summary=summary, recipients="cfo@example.com", status=status,
+                                       started_at=started_at)
 
 
-@pytest.mark.parametrize("kind", ["run", "upload", "summary"])
+@pytest.mark.parametrize("kind", ["run", "upload", "summary", "e-mail"])
 def test_only_jobs_running_past_the_limit_are_marked_failed(workload, kind):
     swept_at = timezone.now()
     lost = job(kind, workload, "running", LIMIT + MINUTE)

@@ -1,4 +1,4 @@
-"""The manager's PDF summary of a run: queue an export, download the newest finished one."""
+"""The manager's PDF summary of a run: queue an export, download the newest finished one, e-mail it."""
 
 from django.core.exceptions import ValidationError
 from ninja import Router, Schema, Status
@@ -6,7 +6,7 @@ from ninja.errors import HttpError
 
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.runs import run_of
-from workloads.summary import exports
+from workloads.summary import exports, mail
 
 router = Router(tags=["summaries"])
 
@@ -14,6 +14,12 @@ router = Router(tags=["summaries"])
 class SummaryOut(Schema):
     id: int
     status: str
+
+
+class SummaryEmailOut(Schema):
+    id: int
+    status: str
+    recipients: list[str]
 
 
 @router.post("/runs/{run_id}/summary", response={202: SummaryOut, **ERRORS, **CONFLICT},
@@ -37,3 +43,18 @@ def download(request, run_id: int):
     if summary is None:
         raise HttpError(404, f"run {run_id} has no finished PDF summary yet: POST /api/runs/{run_id}/summary first")
     return exports.download(summary)
+
+
+@router.post("/runs/{run_id}/summary/email", response={202: SummaryEmailOut, **ERRORS, **CONFLICT},
+             summary="E-mail the run's newest finished PDF summary to the organisation's recipients "
+                     "(409 without a finished summary or without recipients)")
+def email(request, run_id: int):
+    summary = exports.newest_done(run_of(request, run_id))
+    if summary is None:
+        raise HttpError(409, f"run {run_id} has no finished PDF summary to e-mail: POST /api/runs/{run_id}/summary "
+                             "first")
+    try:
+        sent = mail.request_email(summary, request.auth)
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from None
+    return Status(202, {"id": sent.pk, "status": sent.status, "recipients": sent.addresses})

@@ -4,12 +4,13 @@ from workloads.models.organisations import Membership, Organisation
 from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.schedules import ScheduleEvent
-from workloads.models.summaries import Summary
+from workloads.models.summaries import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
 from workloads.models.uploads import Upload, UploadFile, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
-    "ProbeAnswer", "ScheduleEvent", "StrategyResult", "Summary", "Upload", "UploadFile", "UploadItem", "Workload",
+    "ProbeAnswer", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadItem",
+    "Workload",
 ]

@@ -32,3 +32,36 @@ class Summary(models.Model):
 
     def __str__(self) -> str:
         return f"summary {self.pk} of run {self.run_id}"
+
+
+class SummaryEmail(models.Model):
+    """One sending of a summary's PDF to the organisation's recipients, sent by a task.
+
+    The schedule's own export is sent on its own (requested_by is empty); a member can send any
+    finished summary again. The addresses are kept as they were when it was queued.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SENT = "sent"
+        FAILED = "failed"
+
+    summary = models.ForeignKey(Summary, on_delete=models.CASCADE, related_name="emails")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    recipients = models.TextField(help_text="one address per line")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"e-mail {self.pk} of summary {self.summary_id}"
+
+    @property
+    def addresses(self) -> list[str]:
+        return self.recipients.splitlines()

@@ -1,7 +1,7 @@
 from django import template
 
 from workloads.models import ComparisonRun, Summary
-from workloads.summary import exports
+from workloads.summary import exports, mail
 
 register = template.Library()
 
@@ -17,9 +17,10 @@ def workload_summary_links(context, workload):
 @register.inclusion_tag("workloads/includes/run_summary_panel.html", takes_context=True)
 def run_summary_panel(context, run):
     summary = exports.newest(run)
+    done = exports.newest_done(run) if summary else None
     return {
-        "request": context.get("request"), "run": run, "summary": summary,
-        "done": exports.newest_done(run) if summary else None,
+        "request": context.get("request"), "run": run, "summary": summary, "done": done,
+        "email": mail.newest(done), "recipients": run.workload.organisation.recipients,
         "can_export": run.status == ComparisonRun.Status.SUCCEEDED,
         "pending": summary is not None and summary.status in (Summary.Status.QUEUED, Summary.Status.RUNNING),
     }

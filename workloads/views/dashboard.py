@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from workloads import access, schedules
 from workloads.changes import accuracy_points, percent_change
-from workloads.models import ComparisonRun, StrategyResult, Workload
+from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class Summary:
     changes: list[StrategyChange]
     context: list[str]  # what else changed between the two: device, model, versions, prices
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
+    failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if mailing it last failed
 
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
@@ -77,7 +78,9 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
     before = {r.strategy: r for r in previous.results.all()} if previous else {}
     changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
     context = _context_changes(compared, previous) if previous else []
-    return Summary(workload, latest, compared, previous, changes, context, refirable)
+    email = SummaryEmail.objects.filter(summary__run=compared).first()
+    failed = email if email and email.status == SummaryEmail.Status.FAILED else None
+    return Summary(workload, latest, compared, previous, changes, context, refirable, failed)
 
 
 @login_required

@@ -51,7 +51,9 @@ def organisation_edit(request: HttpRequest) -> HttpResponse:
     form = OrganisationForm(request.POST if request.method == "POST" else None, instance=organisation)
     if request.method == "POST" and form.is_valid():
         form.save(commit=False).save(update_fields=OrganisationForm.Meta.fields)
-        messages.success(request, f"Saved: {organisation.name}'s schedules now fire in {organisation.timezone}.")
+        who = ", ".join(organisation.recipients) or "nobody"
+        messages.success(request, f"Saved: {organisation.name}'s schedules now fire in {organisation.timezone}, "
+                                  f"and their PDF summaries are e-mailed to {who}.")
         return redirect("organisation_edit")
     return render(request, "workloads/organisation_form.html", {"organisation": organisation, "form": form},
                   status=400 if form.is_bound else 200)

@@ -1,4 +1,4 @@
-"""The manager's PDF summary of a run: export it, follow the export, download the newest."""
+"""The manager's PDF summary of a run: export it, follow the export, download the newest, e-mail it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from workloads import access
 from workloads.models import Summary
-from workloads.summary import exports
+from workloads.summary import exports, mail
 
 
 @login_required
@@ -26,6 +26,24 @@ def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.messages[0])
     else:
         messages.success(request, "PDF summary queued: the link appears on this page when it is ready.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+@require_POST
+def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mail the run's newest finished PDF to the organisation's recipients."""
+    run = access.run_for(request.user, pk)
+    summary = exports.newest_done(run)
+    if summary is None:
+        messages.error(request, "This run has no finished PDF summary to e-mail yet: export one first.")
+        return redirect("run_detail", pk=run.pk)
+    try:
+        email = mail.request_email(summary, request.user)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"E-mail queued to {', '.join(email.addresses)}.")
     return redirect("run_detail", pk=run.pk)
 
 

@@ -13,6 +13,7 @@ PATHS = {
     "/api/runs/{run_id}/reprice": {"post"},
     "/api/runs/{run_id}/summary": {"post"},
     "/api/runs/{run_id}/summary.pdf": {"get"},
+    "/api/runs/{run_id}/summary/email": {"post"},
     "/api/runs/{run_id}/export.csv": {"get"},
     "/api/runs/{run_id}/export.json": {"get"},
     "/api/workloads/{workload_id}/history.csv": {"get"},

@@ -1,13 +1,19 @@
 """A workload measured in two quarters on an H200, so its summary has changes, alerts and a history to chart."""
 
 import datetime as dt
+import email
+import email.policy
 import io
 import os
+import socket
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from aiosmtpd.controller import Controller
 
+from tests.workloads.api.conftest import as_alice, as_charlie  # noqa: F401
+from tests.workloads.browser.conftest import browser, downloads  # noqa: F401
 from tests.workloads.live import ROOT
 from tests.workloads.pages.conftest import charlie_client, document, make_run, standard_report  # noqa: F401
 from workloads.models import Summary
@@ -49,3 +55,53 @@ def pdf_text(pdf: bytes) -> str:
 def done_summary(run, pdf: bytes = b"%PDF-1.7 test", pages: int = 1) -> Summary:
     """A finished summary row, as the task leaves it, for tests of what is served."""
     return Summary.objects.create(run=run, status=Summary.Status.DONE, pdf=pdf, pages=pages)
+
+
+class Mailbox:
+    """An aiosmtpd handler that keeps what it is sent, or refuses recipients with `refuse` (an SMTP reply)."""
+
+    def __init__(self):
+        self.received: list[tuple[list[str], email.message.EmailMessage]] = []  # (envelope recipients, message)
+        self.refuse: str | None = None
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return self.refuse
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.received.append((list(envelope.rcpt_tos),
+                              email.message_from_bytes(envelope.content, policy=email.policy.default)))
+        return "250 Message accepted for delivery"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def mailbox():
+    """A real SMTP server on a free local port; `mailbox.url` is its EMAIL_URL."""
+    box, port = Mailbox(), free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    box.url = f"smtp://127.0.0.1:{port}"
+    yield box
+    controller.stop()
+
+
+@pytest.fixture
+def mail_settings(settings, mailbox):
+    """This process sends through `mailbox` (pytest-django otherwise swaps in Django's in-memory backend)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", int(mailbox.url.rsplit(":", 1)[1])
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    return mailbox
+
+
+def attachments(message) -> list[tuple[str, str, bytes]]:
+    return [(part.get_filename(), part.get_content_type(), part.get_content()) for part in message.iter_attachments()]

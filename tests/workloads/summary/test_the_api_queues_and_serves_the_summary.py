@@ -1,6 +1,5 @@
 """POST /api/runs/{id}/summary queues an export (202); GET /api/runs/{id}/summary.pdf serves the newest done one."""
 
-from tests.workloads.api.conftest import as_alice, as_charlie  # noqa: F401
 from tests.workloads.summary.conftest import done_summary, make_run
 from workloads.models import ComparisonRun, Summary
 

@@ -4,7 +4,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.workloads.browser.conftest import browser, downloads  # noqa: F401
 from tests.workloads.conftest import PASSWORD
 from workloads.models import Summary
 

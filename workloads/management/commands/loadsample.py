@@ -35,7 +35,9 @@ class Command(BaseCommand):
     def handle(self, *args, user, password, strategies, **options):
         model = next(iter(settings.COSTPLANNER_MODELS))
         with transaction.atomic():
-            organisation, _ = Organisation.objects.get_or_create(name="Demo")
+            # The embedded default prints mails to the worker's log: the demo's PDF can be "mailed" there.
+            organisation, _ = Organisation.objects.get_or_create(
+                name="Demo", defaults={"summary_recipients": "manager@demo.example"})
             person, created = User.objects.get_or_create(username=user)
             if created:
                 person.set_password(password)

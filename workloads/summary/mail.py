@@ -1,0 +1,64 @@
+"""E-mailing a run's PDF summary to its organisation's recipients.
+
+Managers do not open dashboards: the schedule's own export of a run is mailed as soon as
+it is rendered, and a member can mail any finished summary again. Sending happens in the
+workloads.email_summary task; this module queues it and writes the message.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.urls import reverse
+
+from workloads.models import ComparisonRun, Summary, SummaryEmail
+from workloads.summary.decision import decision
+from workloads.summary.exports import filename
+
+
+def request_email(summary: Summary, user) -> SummaryEmail:
+    """Queue the mailing of a finished summary to its organisation's recipients as they are now."""
+    from workloads.tasks import email_summary
+
+    if summary.status != Summary.Status.DONE:
+        raise ValidationError(f"summary {summary.pk} is {summary.status}: only a finished PDF can be e-mailed")
+    recipients = summary.run.workload.organisation.recipients
+    if not recipients:
+        raise ValidationError("nobody to e-mail: add the managers' addresses on the organisation page first")
+    with transaction.atomic():
+        email = SummaryEmail.objects.create(summary=summary, recipients="\n".join(recipients),
+                                            requested_by=user if user and user.is_authenticated else None)
+        email_summary.delay_on_commit(email.pk)
+    return email
+
+
+def mails_itself(summary: Summary) -> bool:
+    """The schedule's own export of its run is mailed unasked, when there is anyone to mail."""
+    run = summary.run
+    return (summary.requested_by_id is None and run.trigger == ComparisonRun.Trigger.SCHEDULED
+            and bool(run.workload.organisation.recipients))
+
+
+def newest(summary: Summary | None) -> SummaryEmail | None:
+    return summary.emails.first() if summary else None
+
+
+def message(email: SummaryEmail) -> EmailMessage:
+    """The mail: the decision and the alerts in plain text, a link to the run, the PDF attached."""
+    summary = email.summary
+    run = summary.run
+    lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "",
+             decision(run), ""]
+    alerts = list(run.alerts.all())
+    if alerts:
+        lines += ["Since the previous period:", *(f"- {alert.message}" for alert in alerts), ""]
+    lines += ["The PDF attached has the costs, the accuracy, the prices used and how they were measured.",
+              f"The run: {settings.SITE_URL}{reverse('run_detail', args=[run.pk])}", "",
+              "-- costplanner (your organisation's recipients are listed on its organisation page)"]
+    name = " ".join(run.workload.name.split())  # a header must not hold a line break
+    mail = EmailMessage(subject=f"{name}: {run.period} cost and quality summary",
+                        body="\n".join(lines), to=email.addresses)
+    mail.attach(filename(summary), bytes(summary.pdf), "application/pdf")
+    return mail
