@@ -13,7 +13,7 @@ from workloads.changes import strategy_name
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.runs import STRATEGIES
 from workloads.summary import charts
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, monthly
 from workloads.templatetags.units import dollars
 
 
@@ -74,6 +74,7 @@ class Method:
 class Content:
     run: ComparisonRun
     decision: str
+    monthly: str | None  # the decision in dollars a month at the expected volume, when priced
     unit: str
     strategies: list[StrategyRow]
     previous_run: ComparisonRun | None
@@ -126,7 +127,7 @@ def gather(run: ComparisonRun) -> Content:
                                       run__created_at__lte=run.created_at)
         .select_related("run").order_by("run__created_at", "run__pk", "pk"))
     content = Content(
-        run=run, decision=decision(run), unit=run.workload.unit,
+        run=run, decision=decision(run), monthly=monthly(run), unit=run.workload.unit,
         strategies=[StrategyRow(r.strategy, strategy_name(r.strategy), r, changes.get(r.strategy)) for r in results],
         previous_run=run.previous_run, previous_period=run.previous_run.period if run.previous_run else "",
         alerts=[alert.message for alert in run.alerts.all()],

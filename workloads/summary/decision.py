@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from workloads.changes import strategy_name
 from workloads.models import ComparisonRun, StrategyResult
-from workloads.templatetags.units import dollars, seconds
+from workloads.templatetags.units import count_of, dollars, seconds
 
 INDEX_SHARE = "full_index_share"
 CHUNKED = "chunked"
@@ -48,6 +48,24 @@ def decision(run: ComparisonRun) -> str:
                 "start a comparison that includes full_index_share.")
     sentence = f"{strategy_name(full.strategy)} {_cost_clause(full, chunked, unit)}{_accuracy_clause(full, chunked)}"
     return sentence + _caveats(run, results, full, chunked) + "."
+
+
+def monthly(run: ComparisonRun) -> str | None:
+    """The decision in dollars a month at the workload's expected volume and this run's prices, when both are known."""
+    volume, unit = run.workload.expected_volume, run.workload.unit
+    results = {r.strategy: r for r in run.results.select_related("run")}
+    full, chunked = full_context_choice(results), results.get(CHUNKED)
+    if not volume or full is None or chunked is None or chunked.refused:
+        return None
+    if full.unit_device_dollars is None or chunked.unit_device_dollars is None:
+        return None
+    sentence = (f"At about {count_of(volume, unit)} a month, {_lower(strategy_name(full.strategy))} would cost "
+                f"{dollars(full.unit_device_dollars * volume)} a month on your device, and chunking "
+                f"{dollars(chunked.unit_device_dollars * volume)}")
+    if full.unit_api_dollars is not None and chunked.unit_api_dollars is not None:
+        sentence += (f"; an API would bill {dollars(full.unit_api_dollars * volume)} and "
+                     f"{dollars(chunked.unit_api_dollars * volume)} for the same tokens")
+    return sentence + "."
 
 
 def _unit_cost(result: StrategyResult, unit: str) -> str:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from workloads.models import ComparisonRun, Summary, SummaryEmail
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, monthly
 from workloads.summary.exports import filename
 
 
@@ -49,8 +49,11 @@ def message(email: SummaryEmail) -> EmailMessage:
     """The mail: the decision and the alerts in plain text, a link to the run, the PDF attached."""
     summary = email.summary
     run = summary.run
-    lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "",
-             decision(run), ""]
+    lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "", decision(run)]
+    per_month = monthly(run)
+    if per_month:
+        lines.append(per_month)
+    lines.append("")
     alerts = list(run.alerts.all())
     if alerts:
         lines += ["Since the previous period:", *(f"- {alert.message}" for alert in alerts), ""]

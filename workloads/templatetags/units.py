@@ -73,3 +73,11 @@ def signed(value: float | None, decimals: int = 1) -> str:
     if value is None:
         return "—"
     return f"{float(value):+.{int(decimals)}f}"
+
+
+@register.filter
+def count_of(value: float, unit: str) -> str:
+    """A number of units of work in words: "1 contract", "40 contracts", "2.5 thousand lines", "1,200 tickets"."""
+    number = f"{float(value):,.2f}".rstrip("0").rstrip(".")
+    plural = float(value) != 1 and not unit.endswith("s")  # "thousand lines" is plural already
+    return f"{number} {unit}{'s' if plural else ''}"

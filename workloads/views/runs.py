@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from workloads import access, charts, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, StrategyResult
+from workloads.summary.decision import decision, monthly
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,11 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     results = list(run.results.select_related("run").prefetch_related("answers"))
     ran = [r for r in results if not r.refused]
+    succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
     return render(request, "workloads/run_detail.html", {
         "run": run, "workload": run.workload, "results": results, "ran": ran,
         "answer_rows": _answer_rows(results),
+        "decision": decision(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
         "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from workloads.templatetags.units import dollars, flops, percent, signed
+from workloads.templatetags.units import count_of, dollars, flops, percent, signed
 
 
 @pytest.mark.parametrize("value, text", [
@@ -24,3 +24,12 @@ def test_flops(value, text):
 def test_percent_and_signed_changes():
     assert (percent(2 / 3), percent(1.0), percent(None)) == ("66.7%", "100%", "—")
     assert (signed(10), signed(-17.46), signed(None)) == ("+10.0", "-17.5", "—")
+
+
+@pytest.mark.parametrize("value, unit, text", [
+    (1, "contract", "1 contract"), (4.0, "contract", "4 contracts"), (1200, "ticket", "1,200 tickets"),
+    (2.5, "thousand lines", "2.5 thousand lines"), (1, "thousand lines", "1 thousand lines"),
+    (0.333, "document", "0.33 documents"),
+])
+def test_counts_of_units_of_work(value, unit, text):
+    assert count_of(value, unit) == text

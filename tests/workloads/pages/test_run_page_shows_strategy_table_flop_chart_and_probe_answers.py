@@ -6,6 +6,7 @@ import re
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
+from workloads.summary.decision import decision
 
 
 def _figure(page: str, name: str) -> dict:
@@ -17,6 +18,11 @@ def _figure(page: str, name: str) -> dict:
 def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client, workload, probe, prices):
     run = make_run(workload, standard_report(probe), device="cpu")
     page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
+
+    # The decision first, and what it means for a month of the 40 contracts the workload expects.
+    assert f"<p>{decision(run)}</p>" in page
+    assert "At about 40 contracts a month, full context with Index Share would cost $0.01 a month" in page
+    assert "4 contracts of work" in page
 
     # The strategy table: index share ran 36 s on a $0.10/h CPU, 4 contracts of work.
     assert "$0.001" in page  # 36 s at $0.10 an hour
@@ -57,7 +63,7 @@ def test_a_queued_run_shows_a_progress_bar_and_no_results(alice_client, workload
     assert f'data-status-url="{reverse("run_status", args=[run.pk])}"' in page
     assert '<progress id="progress-bar" max="12" value="3">' in page and "chunked: part 2" in page
     assert "js/status.js" in page and "Cancel the comparison" in page
-    assert "Re-price" not in page and "data-chart" not in page
+    assert "Re-price" not in page and "data-chart" not in page and "The decision" not in page
 
 
 def test_a_failed_run_shows_its_error(alice_client, workload):

@@ -9,7 +9,7 @@ from tests.workloads.live import wait_for
 from tests.workloads.summary.conftest import attachments, done_summary, free_port
 from workloads.models import ComparisonRun, Summary, SummaryEmail
 from workloads.summary import mail
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, monthly
 from workloads.summary.exports import filename, request_summary
 from workloads.tasks import email_summary
 
@@ -53,7 +53,7 @@ def test_the_schedules_own_pdf_is_rendered_and_mailed_by_a_worker(celery_worker,
     assert message["From"] == "costplanner <reports@acme.example>"
     assert message["Subject"] == f"Supplier contracts: {run.period} cost and quality summary"
     body = message.get_body(("plain",)).get_content()
-    assert decision(run) in " ".join(body.split())
+    assert decision(run) in " ".join(body.split()) and monthly(run) in " ".join(body.split())
     alert = run.alerts.get()  # Index Share's cost rose 20% since last quarter
     assert f"- {alert.message}" in body
     assert f"http://127.0.0.1:8000/runs/{run.pk}/" in body

@@ -3,7 +3,8 @@
 from tests.workloads.pages.conftest import answer, report, strategy
 from tests.workloads.summary.conftest import DEVICE, make_run, standard_report
 from workloads.models import Workload
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, monthly
+from workloads.templatetags.units import dollars
 
 REFUSED = "longer than the model's 8192 positions"
 
@@ -109,3 +110,24 @@ def test_a_refused_or_missing_chunked_side_is_named(workload, probe, prices):
     assert decision(refused) == ("Chunking was refused in this run (chunks of 16 tokens cannot fit), so full context "
                                  "cannot be compared with it.")
     assert decision(missing).startswith("This run did not measure chunking")
+
+
+def test_a_month_at_the_expected_volume_is_priced_for_both(workload, probe, prices):
+    run = make_run(workload, standard_report(probe, DEVICE, index_share_seconds=36.0))
+    api = {r.strategy: r.unit_api_dollars * 40 for r in run.results.all() if not r.refused}
+
+    # 36 s and 18 s on a $3.50/h H200 for 4 contracts, times the 40 contracts a month the workload expects.
+    assert monthly(run) == (
+        "At about 40 contracts a month, full context with Index Share would cost $0.35 a month on your device, and "
+        f"chunking $0.175; an API would bill {dollars(api['full_index_share'])} and {dollars(api['chunked'])} for "
+        "the same tokens.")
+
+
+def test_no_month_without_an_expected_volume_or_prices(workload, probe, prices):
+    run = make_run(workload, standard_report(probe, "NVIDIA L4"))  # the price book has no L4
+    assert run.pricing_error and monthly(run) is None
+    run = make_run(workload, standard_report(probe, DEVICE))
+    assert monthly(run) is not None
+    workload.expected_volume = 0
+    workload.save()
+    assert monthly(run) is None
