@@ -9,6 +9,7 @@ urlpatterns = [
     path("workloads/new/", workload_pages.workload_create, name="workload_create"),
     path("workloads/<int:pk>/", workload_pages.workload_detail, name="workload_detail"),
     path("workloads/<int:pk>/edit/", workload_pages.workload_edit, name="workload_edit"),
+    path("workloads/<int:pk>/delete/", workload_pages.workload_delete, name="workload_delete"),
     path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete,
          name="document_delete"),
     path("workloads/<int:pk>/planning/", planning.planning, name="planning"),

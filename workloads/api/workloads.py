@@ -1,5 +1,6 @@
 """Workloads, their documents (uploaded as files, extracted by a task) and their probes."""
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
@@ -8,7 +9,8 @@ from ninja import File, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
 from workloads.access import organisation_of, workload_for
-from workloads.api.errors import ERRORS
+from workloads import deletion
+from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
@@ -75,6 +77,17 @@ def get_workload(request, workload_id: int):
     organisation = organisation_of(request.auth)
     return workload_out(get_object_or_404(with_summary(Workload.objects.filter(organisation=organisation)),
                                           pk=workload_id))
+
+
+@router.delete("/workloads/{workload_id}", response={204: None, **ERRORS, **CONFLICT},
+               summary="Delete a workload with its documents, probes, uploads, runs and schedule "
+                       "(409 while a run or upload of it is queued or running)")
+def delete_workload(request, workload_id: int):
+    try:
+        deletion.delete_workload(workload_for(request.auth, workload_id))
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from None
+    return Status(204, None)
 
 
 @router.get("/workloads/{workload_id}/documents", response={200: list[DocumentOut], **ERRORS},

@@ -1,16 +1,17 @@
-"""Creating, editing and showing a workload: its documents, probes, runs and charts over time."""
+"""Creating, editing, showing and deleting a workload: its documents, probes, runs and charts over time."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import access, charts
+from workloads import access, charts, deletion
 from workloads.forms import ProbeForm, RunForm, WorkloadForm
 
 RECENT_UPLOADS = 5
@@ -43,6 +44,22 @@ def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = WorkloadForm(request.POST if request.method == "POST" else None, instance=workload,
                         organisation=workload.organisation)
     return _save_workload(request, form, "workloads/workload_form.html", {"workload": workload})
+
+
+@login_required
+def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks to confirm, saying what goes with it; POST deletes."""
+    workload = access.workload_for(request.user, pk)
+    if request.method == "POST":
+        try:
+            deletion.delete_workload(workload)
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
+            return redirect("workload_detail", pk=workload.pk)
+        messages.success(request, f"Deleted the workload {workload.name} and all it held.")
+        return redirect("dashboard")
+    return render(request, "workloads/workload_delete.html",
+                  {"workload": workload, "goes": deletion.what_goes(workload)})
 
 
 @login_required

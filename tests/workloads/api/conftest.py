@@ -30,6 +30,9 @@ class Api:
         body = raw if raw is not None else ("" if data is None else json.dumps(data))
         return self.client.post("/api" + path, body, content_type="application/json", headers=self.headers)
 
+    def delete(self, path: str):
+        return self.client.delete("/api" + path, headers=self.headers)
+
     def upload(self, path: str, files: list):
         return self.client.post("/api" + path, {"files": files}, headers=self.headers)
 

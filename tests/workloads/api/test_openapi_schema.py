@@ -2,7 +2,7 @@
 
 PATHS = {
     "/api/workloads": {"get", "post"},
-    "/api/workloads/{workload_id}": {"get"},
+    "/api/workloads/{workload_id}": {"get", "delete"},
     "/api/workloads/{workload_id}/documents": {"get", "post"},
     "/api/uploads/{upload_id}": {"get"},
     "/api/workloads/{workload_id}/probes": {"get", "post"},

@@ -1,0 +1,31 @@
+"""Deleting a workload with all it holds: documents, probes, uploads, runs with their PDFs and mails, and its
+beat entry (signals.workload_deleted). Never from under a job at work on it: that job would fail half-way."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from workloads.models import ComparisonRun, Upload, Workload
+
+ACTIVE = ("queued", "running")  # the statuses of a run or upload a worker has yet to finish
+
+
+def what_goes(workload: Workload) -> dict[str, int]:
+    """What deleting the workload deletes with it, for the page that asks to confirm."""
+    return {"documents": workload.documents.count(), "probes": workload.probes.count(),
+            "comparisons": workload.runs.count(), "uploads": workload.uploads.count()}
+
+
+def delete_workload(workload: Workload) -> None:
+    """Delete it, or raise ValidationError naming the comparison or upload still queued or running."""
+    with transaction.atomic():
+        run = ComparisonRun.objects.select_for_update().filter(workload=workload, status__in=ACTIVE).first()
+        if run is not None:
+            raise ValidationError(f"run {run.pk} is {run.status}: cancel it, or wait for it to finish, before "
+                                  "deleting the workload")
+        upload = Upload.objects.select_for_update().filter(workload=workload, status__in=ACTIVE).first()
+        if upload is not None:
+            raise ValidationError(f"upload {upload.pk} is {upload.status}: wait for its extraction to finish "
+                                  "before deleting the workload")
+        workload.delete()
