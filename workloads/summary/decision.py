@@ -124,7 +124,24 @@ def _caveats(run: ComparisonRun, results: dict, full: StrategyResult, chunked: S
         below = f"more than {run.gate_points:g} points below the best accuracy"
         notes.append(f"{gated[0]} is quality-gated ({below}), so its savings do not count" if len(gated) == 1
                      else f"both are quality-gated ({below})")
+    cheaper = _cheaper_full_context(results, full)
+    if cheaper is not None:
+        less = round((1 - cheaper.seconds / full.seconds) * 100)
+        notes.append(f"{_lower(strategy_name(cheaper.strategy))} answers at least as many correctly in {less}% less "
+                     "device time at these document lengths")
     return "; " + "; ".join(notes) if notes else ""
+
+
+def _cheaper_full_context(results: dict, full: StrategyResult) -> StrategyResult | None:
+    """Another full-context strategy inside the gate, as accurate, that took under 90% of the chosen one's time.
+
+    Index Share pays at long contexts; on short documents dense attention can beat it, and a manager
+    should hear that from us. Device time, not dollars: one run, one device, so the ratio is the same.
+    """
+    rivals = [r for name, r in results.items() if name.startswith("full_") and name != full.strategy
+              and not r.refused and not r.gated and (r.accuracy or 0) >= (full.accuracy or 0)
+              and r.seconds < 0.9 * full.seconds]
+    return min(rivals, key=lambda r: r.seconds, default=None)
 
 
 def _lower(name: str) -> str:

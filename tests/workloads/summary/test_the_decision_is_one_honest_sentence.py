@@ -131,3 +131,16 @@ def test_no_month_without_an_expected_volume_or_prices(workload, probe, prices):
     workload.expected_volume = 0
     workload.save()
     assert monthly(run) is None
+
+
+def test_a_cheaper_full_context_strategy_that_answers_as_well_is_named(workload, probe, prices):
+    run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 40.0, True),
+                                     "full_dense": _ran(probe, "dense", 10.0, True),
+                                     "full_naive_sparse": _ran(probe, "naive_sparse", 5.0, False, gated=True),
+                                     "chunked": _ran(probe, "dense", 20.0, True)}, DEVICE))
+
+    # Naive sparse is faster still, but gated: only dense attention is named.
+    assert decision(run) == (
+        "Full context with Index Share costs 2.0× chunking per contract and answers as many of your questions "
+        "correctly; full context with dense attention answers at least as many correctly in 75% less device time "
+        "at these document lengths.")
