@@ -55,12 +55,18 @@ def _model(name: str):
     return _models[name]
 
 
+def _claim(model, pk: int) -> bool:
+    """Queued -> running, stamped, in one conditional UPDATE: a task delivered twice finds the row taken.
+
+    Runs, uploads, summaries and summary e-mails all have these statuses and started_at.
+    """
+    return bool(model.objects.filter(pk=pk, status="queued").update(status="running", started_at=timezone.now()))
+
+
 @shared_task(name="workloads.extract_upload")
 def extract_upload(upload_pk: int) -> None:
     """Extract an upload's files into Documents: all of them in one transaction, or none."""
-    claimed = Upload.objects.filter(pk=upload_pk, status=Upload.Status.QUEUED).update(
-        status=Upload.Status.RUNNING, started_at=timezone.now())
-    if not claimed:
+    if not _claim(Upload, upload_pk):
         log.info("upload %s is not queued: already handled", upload_pk)
         return
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
@@ -131,9 +137,7 @@ def run_comparison(run_pk: int) -> None:
     """Run a queued comparison for real on this worker's device, and store what it measured."""
     from engine.errors import EngineError
 
-    claimed = ComparisonRun.objects.filter(pk=run_pk, status=Status.QUEUED).update(
-        status=Status.RUNNING, started_at=timezone.now())
-    if not claimed:
+    if not _claim(ComparisonRun, run_pk):
         log.info("run %s is not queued (cancelled, or delivered again): nothing to do", run_pk)
         return
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
@@ -247,9 +251,7 @@ def export_summary(summary_pk: int) -> None:
     from workloads.summary.content import SummaryError
     from workloads.summary.render import render_summary
 
-    claimed = Summary.objects.filter(pk=summary_pk, status=Summary.Status.QUEUED).update(
-        status=Summary.Status.RUNNING, started_at=timezone.now())
-    if not claimed:
+    if not _claim(Summary, summary_pk):
         log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
         return
     summary = Summary.objects.select_related("run").get(pk=summary_pk)
@@ -277,9 +279,7 @@ def _fail_summary(summary_pk: int, error: str) -> None:
 @shared_task(name="workloads.email_summary")
 def email_summary(email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went."""
-    claimed = SummaryEmail.objects.filter(pk=email_pk, status=SummaryEmail.Status.QUEUED).update(
-        status=SummaryEmail.Status.RUNNING, started_at=timezone.now())
-    if not claimed:
+    if not _claim(SummaryEmail, email_pk):
         log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
         return
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
