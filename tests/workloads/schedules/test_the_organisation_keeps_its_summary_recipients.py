@@ -10,6 +10,11 @@ def post(client, recipients: str, timezone: str = "Europe/Berlin"):
     return client.post(reverse("organisation_edit"), {"timezone": timezone, "summary_recipients": recipients})
 
 
+def test_every_page_links_to_the_organisation_page(alice_client, acme):
+    assert f'<a href="{reverse("organisation_edit")}">Organisation</a>' in alice_client.get(
+        reverse("dashboard")).content.decode()
+
+
 def test_it_keeps_each_address_once_one_per_line(alice_client, acme):
     response = post(alice_client, " cfo@acme.example, ops@acme.example;\n\ncfo@acme.example  ceo@acme.example ")
 
