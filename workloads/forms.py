@@ -47,6 +47,15 @@ class WorkloadForm(forms.ModelForm):
             raise forms.ValidationError("Your organisation already has a workload with this name.")
         return name
 
+    def clean_kind(self) -> str:
+        kind = self.cleaned_data["kind"]
+        # The kind sets the unit of work its runs are priced per: changing it would relabel their figures
+        # ("7 documents" would read "7 contracts") and compare a cost per document with one per contract.
+        if self.instance.pk and kind != self.instance.kind and self.instance.runs.exists():
+            raise forms.ValidationError(f"Its comparisons are measured per {self.instance.unit}, so the kind cannot "
+                                        "change: create a new workload for the other kind.")
+        return kind
+
     def save(self, commit: bool = True) -> Workload:
         self.instance.organisation = self.organisation
         return super().save(commit)

@@ -3,6 +3,7 @@
 from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
+from tests.workloads.pages.conftest import make_run
 from workloads.models import Workload
 
 FORM = {"name": "Support tickets", "kind": "support", "description": "Last quarter's tickets", "expected_volume": "900",
@@ -53,3 +54,20 @@ def test_it_edits_a_workload_but_not_into_another_ones_name(alice_client, worklo
     assert response.status_code == 302
     workload.refresh_from_db()
     assert workload.description == "All of 2026" and workload.name == "Supplier contracts"
+
+
+def test_the_kind_is_fixed_once_a_comparison_measured_it(alice_client, workload):
+    edit = {**FORM, "name": workload.name, "kind": "support"}
+    url = reverse("workload_edit", args=[workload.pk])
+    assert alice_client.post(url, edit).status_code == 302  # no run yet: contracts may become tickets
+    workload.refresh_from_db()
+    assert workload.kind == "support"
+    make_run(workload)
+
+    response = alice_client.post(url, {**edit, "kind": "contracts"})
+
+    assert response.status_code == 400
+    assert "measured per ticket, so the kind cannot change" in response.content.decode()
+    workload.refresh_from_db()
+    assert workload.kind == "support"
+    assert alice_client.post(url, {**edit, "description": "still tickets"}).status_code == 302
