@@ -129,6 +129,8 @@ def generate_probes(workload_pk: int) -> int:
     new = [Probe(workload_id=workload_pk, question=p.question, answer=p.answer, kind=p.kind, source=p.source or "")
            for p in generated if p.question not in have]
     Probe.objects.bulk_create(new)
+    Workload.objects.filter(pk=workload_pk).update(probes_generated_at=timezone.now(), probes_found=len(generated),
+                                                   probes_added=len(new))
     return len(new)
 
 

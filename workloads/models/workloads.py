@@ -44,6 +44,10 @@ class Workload(models.Model):
     # The beat entry that fires this workload's scheduled comparison (editable in the admin too).
     periodic_task = models.OneToOneField(PeriodicTask, null=True, blank=True, on_delete=models.SET_NULL,
                                          related_name="+")
+    # What the last probe generation (a task) found and added, so that the page can say so, "none" included.
+    probes_generated_at = models.DateTimeField(null=True, blank=True)
+    probes_found = models.PositiveIntegerField(default=0)
+    probes_added = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="unique_workload_name_per_org")]

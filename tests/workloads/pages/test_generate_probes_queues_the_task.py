@@ -21,3 +21,20 @@ def test_generating_without_documents_asks_for_documents_first(alice_client, wor
         response = alice_client.post(reverse("probes_generate", args=[workload.pk]), follow=True)
     assert not callbacks
     assert "Upload documents first: probes are generated from them." in html(response)
+
+
+def test_the_page_says_what_the_last_generation_found_and_added(alice_client, workload, document):
+    from workloads.tasks import generate_probes
+
+    url = reverse("workload_detail", args=[workload.pk])
+    assert "data-probe-generation" not in html(alice_client.get(url))
+
+    assert generate_probes(workload.pk) == 1  # "The notice period is 90 days."
+    assert "added 1 of the 1 question it found." in html(alice_client.get(url))
+    assert generate_probes(workload.pk) == 0
+    assert "found 1 question, all already here." in html(alice_client.get(url))
+
+    document.text = "Thanks for calling. We will get back to you."
+    document.save()
+    assert generate_probes(workload.pk) == 0
+    assert "found no sentence of the shapes probes are made from" in html(alice_client.get(url))
