@@ -45,6 +45,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "workloads.api.middleware.ApiErrorsAsJson",
 ]
 
 ROOT_URLCONF = "costplanner.urls"
