@@ -278,8 +278,12 @@ def _fail_summary(summary_pk: int, error: str) -> None:
     Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.FAILED, error=error, finished_at=timezone.now())
 
 
-@shared_task(name="workloads.email_summary")
-def email_summary(email_pk: int) -> None:
+# A mail server down for a restart, or answering "try again later" (4xx), gets three more tries over half an hour.
+MAIL_RETRY_DELAYS_S = (60, 300, 1800)
+
+
+@shared_task(bind=True, name="workloads.email_summary", max_retries=len(MAIL_RETRY_DELAYS_S))
+def email_summary(self, email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went."""
     if not _claim(SummaryEmail, email_pk):
         log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
@@ -287,7 +291,14 @@ def email_summary(email_pk: int) -> None:
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
     try:
         mail.message(email).send()
-    except (smtplib.SMTPException, OSError) as exc:  # refused, unreachable, timed out: the mail server's answer
+    except OSError as exc:  # smtplib's errors too: refused, unreachable, timed out, the server's answer
+        attempt = self.request.retries
+        if _transient(exc) and attempt < len(MAIL_RETRY_DELAYS_S):
+            delay = MAIL_RETRY_DELAYS_S[attempt]
+            # Queued again, so that the retry can claim it like the first delivery did.
+            SummaryEmail.objects.filter(pk=email_pk).update(status=SummaryEmail.Status.QUEUED,
+                                                            error=f"trying again in {delay} s: {exc}")
+            raise self.retry(countdown=delay, exc=exc) from exc
         _finish_email(email_pk, SummaryEmail.Status.FAILED, f"the mail server did not take it: {exc}")
         return
     except Exception as exc:
@@ -295,6 +306,15 @@ def email_summary(email_pk: int) -> None:
         _finish_email(email_pk, SummaryEmail.Status.FAILED, f"internal error: {exc}")
         raise
     _finish_email(email_pk, SummaryEmail.Status.SENT)
+
+
+def _transient(exc: OSError) -> bool:
+    """A connection that failed or a 4xx answer may pass later; a 5xx answer (no such user, refused) is final."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(400 <= code < 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 400 <= exc.smtp_code < 500
+    return True
 
 
 def _finish_email(email_pk: int, status: str, error: str = "") -> None:

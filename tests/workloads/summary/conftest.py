@@ -58,15 +58,15 @@ def done_summary(run, pdf: bytes = b"%PDF-1.7 test", pages: int = 1) -> Summary:
 
 
 class Mailbox:
-    """An aiosmtpd handler that keeps what it is sent, or refuses recipients with `refuse` (an SMTP reply)."""
+    """An aiosmtpd handler that keeps what it is sent; it answers the next recipients with `refusals` first."""
 
     def __init__(self):
         self.received: list[tuple[list[str], email.message.EmailMessage]] = []  # (envelope recipients, message)
-        self.refuse: str | None = None
+        self.refusals: list[str] = []  # SMTP replies, such as "451 4.3.0 try again later", used up one per recipient
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.refuse:
-            return self.refuse
+        if self.refusals:
+            return self.refusals.pop(0)
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

@@ -56,6 +56,11 @@ def test_the_run_page_says_who_sent_it_to_whom_or_why_it_failed(alice_client, al
     SummaryEmail.objects.filter(pk=email.pk).update(finished_at="2027-01-01T06:12:00Z")
     assert "E-mailed to cfo@acme.example on 1 Jan 2027 06:12 by the schedule." in run_page(alice_client, this_quarter)
 
+    retrying = SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="queued",
+                                           error="trying again in 60 s: [Errno 111] Connection refused")
+    assert ("Being e-mailed to cfo@acme.example (trying again in 60 s: [Errno 111] Connection refused)."
+            in run_page(alice_client, this_quarter))
+    retrying.delete()
     SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example\nops@acme.example", requested_by=alice,
                                 status="failed", error="the mail server did not take it: <550 no such user>")
     page = run_page(alice_client, this_quarter)

@@ -90,16 +90,31 @@ def test_it_sends_to_the_addresses_as_they_were_queued_once_however_often_delive
 
 def test_a_mail_server_that_refuses_the_recipients_fails_the_email_with_its_answer(
         mail_settings, recipients, this_quarter):
-    mail_settings.refuse = "550 5.1.1 mailbox unavailable"
+    mail_settings.refusals = ["550 5.1.1 mailbox unavailable"] * 2
     email = mail.request_email(done_summary(this_quarter), None)
 
-    email_summary(email.pk)
+    email_summary.apply(args=[email.pk])  # a final answer: not tried again
 
     email.refresh_from_db()
     assert email.status == SummaryEmail.Status.FAILED and email.finished_at is not None
     assert email.error.startswith("the mail server did not take it: ")
     assert "mailbox unavailable" in email.error
-    assert mail_settings.received == []
+    assert mail_settings.received == [] and mail_settings.refusals == []
+
+
+def test_a_server_that_says_try_again_later_gets_the_mail_on_a_later_try(mail_settings, this_quarter):
+    organisation = this_quarter.workload.organisation
+    organisation.summary_recipients = "cfo@acme.example"  # one recipient: a refusal is then the whole mail's
+    organisation.save()
+    mail_settings.refusals = ["451 4.3.0 try again later"] * 2
+    email = mail.request_email(done_summary(this_quarter), None)
+
+    email_summary.apply(args=[email.pk])  # eagerly: the retries run at once instead of after their delays
+
+    email.refresh_from_db()
+    assert email.status == SummaryEmail.Status.SENT and email.error == ""
+    (envelope, _), = mail_settings.received
+    assert envelope == ["cfo@acme.example"] and mail_settings.refusals == []
 
 
 def test_no_mail_server_listening_fails_the_email(settings, recipients, this_quarter):
@@ -107,7 +122,7 @@ def test_no_mail_server_listening_fails_the_email(settings, recipients, this_qua
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()
     email = mail.request_email(done_summary(this_quarter), None)
 
-    email_summary(email.pk)
+    email_summary.apply(args=[email.pk])  # tried 1 + 3 times, at once
 
     email.refresh_from_db()
     assert email.status == SummaryEmail.Status.FAILED
