@@ -7,8 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from workloads.models import ComparisonRun, Upload, Workload
-
-ACTIVE = ("queued", "running")  # the statuses of a run or upload a worker has yet to finish
+from workloads.models.runs import UNFINISHED_STATUSES
 
 
 def what_goes(workload: Workload) -> dict[str, int]:
@@ -20,11 +19,12 @@ def what_goes(workload: Workload) -> dict[str, int]:
 def delete_workload(workload: Workload) -> None:
     """Delete it, or raise ValidationError naming the comparison or upload still queued or running."""
     with transaction.atomic():
-        run = ComparisonRun.objects.select_for_update().filter(workload=workload, status__in=ACTIVE).first()
+        unfinished = {"workload": workload, "status__in": UNFINISHED_STATUSES}
+        run = ComparisonRun.objects.select_for_update().filter(**unfinished).first()
         if run is not None:
             raise ValidationError(f"run {run.pk} is {run.status}: cancel it, or wait for it to finish, before "
                                   "deleting the workload")
-        upload = Upload.objects.select_for_update().filter(workload=workload, status__in=ACTIVE).first()
+        upload = Upload.objects.select_for_update().filter(**unfinished).first()
         if upload is not None:
             raise ValidationError(f"upload {upload.pk} is {upload.status}: wait for its extraction to finish "
                                   "before deleting the workload")

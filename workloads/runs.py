@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from workloads import pricing
 from workloads.models import ComparisonRun, Workload
-from workloads.models.runs import STRATEGIES
+from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
 
 DEFAULT_STRATEGIES = ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
 SETTINGS = ("group_size", "window", "topk", "global_blocks", "indexer", "chunk_tokens", "chunk_overlap", "gate_points")
@@ -71,6 +71,5 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
 
 def cancel_run(run: ComparisonRun) -> bool:
     """Cancel a queued or running run. A running one stops at its next progress report."""
-    return bool(ComparisonRun.objects.filter(pk=run.pk,
-                                             status__in=[ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING])
+    return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=UNFINISHED_STATUSES)
                 .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))

@@ -269,7 +269,7 @@ def export_summary(summary_pk: int) -> None:
     with transaction.atomic():  # the PDF and the mailing it owes are recorded together, or neither
         Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.DONE, pdf=pdf, pages=pages,
                                                      finished_at=timezone.now())
-        summary.refresh_from_db()
+        summary.status = Summary.Status.DONE
         if mail.mails_itself(summary):
             mail.request_email(summary, None)
 

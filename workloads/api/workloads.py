@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404
 from ninja import File, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
-from workloads.access import organisation_of, workload_for
 from workloads import deletion
+from workloads.access import organisation_of, workload_for
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,

@@ -11,6 +11,8 @@ STRATEGIES = ("full_index_share", "full_naive_sparse", "full_dense", "full_slidi
 # A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
 # (workloads.schedules). A failed or cancelled run does not, so its period can be fired again.
 STANDING_STATUSES = ("queued", "running", "succeeded")
+# A job (run, upload, summary, e-mail) in one of these still has a worker to come or at work on it.
+UNFINISHED_STATUSES = ("queued", "running")
 
 
 class ComparisonRun(models.Model):

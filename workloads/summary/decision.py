@@ -29,7 +29,7 @@ def full_context_choice(results: dict[str, StrategyResult]) -> StrategyResult | 
 
 
 def decision(run: ComparisonRun) -> str:
-    results = {r.strategy: r for r in run.results.select_related("run")}
+    results = _results(run)
     unit = run.workload.unit
     chunked = results.get(CHUNKED)
     full = full_context_choice(results)
@@ -53,7 +53,7 @@ def decision(run: ComparisonRun) -> str:
 def monthly(run: ComparisonRun) -> str | None:
     """The decision in dollars a month at the workload's expected volume and this run's prices, when both are known."""
     volume, unit = run.workload.expected_volume, run.workload.unit
-    results = {r.strategy: r for r in run.results.select_related("run")}
+    results = _results(run)
     full, chunked = full_context_choice(results), results.get(CHUNKED)
     if not volume or full is None or chunked is None or chunked.refused:
         return None
@@ -66,6 +66,10 @@ def monthly(run: ComparisonRun) -> str | None:
         sentence += (f"; an API would bill {dollars(full.unit_api_dollars * volume)} and "
                      f"{dollars(chunked.unit_api_dollars * volume)} for the same tokens")
     return sentence + "."
+
+
+def _results(run: ComparisonRun) -> dict[str, StrategyResult]:
+    return {r.strategy: r for r in run.results.select_related("run")}
 
 
 def _unit_cost(result: StrategyResult, unit: str) -> str:
