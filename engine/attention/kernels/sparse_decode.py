@@ -39,17 +39,17 @@ _PROGRAMS_PER_SM = 2
 _NOMINAL_SMS = 132
 _LOG2E = 1.4426950408889634
 @triton.jit
-def _softmax_step(acc, m, l, qk, v):
+def _softmax_step(acc, m_i, l_i, qk, v):
     """One key tile of online softmax. qk: [G, TILE] scores already in log2 units,
-    -inf where masked; acc [G, D], m, l [G] fp32; v [TILE, D]."""
-    m_new = tl.maximum(m, tl.max(qk, 1))
-    alpha = tl.exp2(m - m_new)
+    -inf where masked; acc [G, D], m_i, l_i [G] fp32; v [TILE, D]."""
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    alpha = tl.exp2(m_i - m_new)
     # Normalise by the weights the product actually uses: summing p after rounding it
-    # to v's dtype cancels that rounding's bias (bf16 keeps 8 bits) in acc / l.
+    # to v's dtype cancels that rounding's bias (bf16 keeps 8 bits) in acc / l_i.
     p = tl.exp2(qk - m_new[:, None]).to(v.dtype)
-    l = l * alpha + tl.sum(p.to(tl.float32), 1)
+    l_i = l_i * alpha + tl.sum(p.to(tl.float32), 1)
     acc = acc * alpha[:, None] + dot(p, v)
-    return acc, m_new, l
+    return acc, m_new, l_i
 
 
 def _keep(configs, named_args, **kwargs):
@@ -104,9 +104,9 @@ def _decode_split_kernel(
     k_base = K + b * skb + h * skh
     v_base = V + b * svb + h * svh
     idx_base = IDX + b * sib + h * sih
-    # A finite start keeps exp2(m - m_new) at 1, not NaN, while every key so far was masked.
-    m = tl.full([G_PAD], -1.0e30, dtype=tl.float32)
-    l = tl.zeros([G_PAD], dtype=tl.float32)
+    # A finite start keeps exp2(m_i - m_new) at 1, not NaN, while every key so far was masked.
+    m_i = tl.full([G_PAD], -1.0e30, dtype=tl.float32)
+    l_i = tl.zeros([G_PAD], dtype=tl.float32)
     acc = tl.zeros([G_PAD, D_PAD], dtype=tl.float32)
     # Splits take slots round-robin: the -1 padding sits at the end of the index, so
     # contiguous shares would leave the last splits idle and the first ones long.
@@ -121,12 +121,12 @@ def _decode_split_kernel(
             v = tl.load(v_base + keys[:, None] * svt + cols[None, :] * svd, mask=kv_mask, other=0.0)
             qk = dot(q, tl.trans(k)) * qk_scale
             qk = tl.where(key_ok[None, :], qk, float("-inf"))
-            acc, m, l = _softmax_step(acc, m, l, qk, v)
-    # A split whose slots were all padding has l == 0: its log-sum-exp is -inf, so the
+            acc, m_i, l_i = _softmax_step(acc, m_i, l_i, qk, v)
+    # A split whose slots were all padding has l_i == 0: its log-sum-exp is -inf, so the
     # merge gives it weight 0, and its (zero) output must not be divided by 0.
-    has_keys = l > 0
-    lse = tl.where(has_keys, m + tl.log2(tl.where(has_keys, l, 1.0)), float("-inf"))
-    o = acc / tl.where(has_keys, l, 1.0)[:, None]
+    has_keys = l_i > 0
+    lse = tl.where(has_keys, m_i + tl.log2(tl.where(has_keys, l_i, 1.0)), float("-inf"))
+    o = acc / tl.where(has_keys, l_i, 1.0)[:, None]
     part = bh * n_splits + split  # O_PART [B*HKV, NS, GROUP, D], LSE [B*HKV, NS, GROUP]
     tl.store(
         O_PART + (part * GROUP + rows)[:, None] * HEAD_DIM + cols[None, :],
