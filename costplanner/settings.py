@@ -125,7 +125,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
 # Mail: each scheduled run's PDF summary goes to its organisation's recipients. EMAIL_URL is
 # smtp://user:password@host:587 (or smtp+tls://, smtps://); the default prints mails to the
 # worker's log, which the embedded default shows and system check costplanner.W002 flags.
-vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+_email = env.email_url("EMAIL_URL", default="consolemail://")
+if _email["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend":
+    _email["EMAIL_BACKEND"] = "workloads.summary.smtp.EmailBackend"  # Django's, keeping per-recipient refusals
+vars().update(_email)
 EMAIL_TIMEOUT = 30  # a mail server that hangs fails the sending, not the worker
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="costplanner <costplanner@localhost>")
 # The site's address as people reach it: links in mails point there.

@@ -284,28 +284,46 @@ MAIL_RETRY_DELAYS_S = (60, 300, 1800)
 
 @shared_task(bind=True, name="workloads.email_summary", max_retries=len(MAIL_RETRY_DELAYS_S))
 def email_summary(self, email_pk: int) -> None:
-    """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went."""
+    """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went.
+
+    Each try goes to the addresses the mail server has not taken yet, so a retry reaches only those
+    refused or not reached before.
+    """
     if not _claim(SummaryEmail, email_pk):
         log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
         return
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
     try:
-        mail.message(email).send()
-    except OSError as exc:  # smtplib's errors too: refused, unreachable, timed out, the server's answer
-        attempt = self.request.retries
-        if _transient(exc) and attempt < len(MAIL_RETRY_DELAYS_S):
-            delay = MAIL_RETRY_DELAYS_S[attempt]
-            # Queued again, so that the retry can claim it like the first delivery did.
-            SummaryEmail.objects.filter(pk=email_pk).update(status=SummaryEmail.Status.QUEUED,
-                                                            error=f"trying again in {delay} s: {exc}")
-            raise self.retry(countdown=delay, exc=exc) from exc
-        _finish_email(email_pk, SummaryEmail.Status.FAILED, f"the mail server did not take it: {exc}")
+        refused = mail.send(email)
+    except OSError as exc:  # smtplib's errors too: all refused, unreachable, timed out, the server's answer
+        _mail_again_or_finish(self, email, f"the mail server did not take it: {exc}", _transient(exc), exc)
         return
     except Exception as exc:
         log.exception("summary e-mail %s failed", email_pk)
         _finish_email(email_pk, SummaryEmail.Status.FAILED, f"internal error: {exc}")
         raise
-    _finish_email(email_pk, SummaryEmail.Status.SENT)
+    took = [address for address in email.undelivered if address not in refused]
+    email.delivered = "\n".join([*email.delivered_addresses, *took])
+    SummaryEmail.objects.filter(pk=email_pk).update(delivered=email.delivered)
+    if not refused:
+        _finish_email(email_pk, SummaryEmail.Status.SENT)
+        return
+    reason = "the mail server refused " + "; ".join(f"{address} ({code} {reply})"
+                                                    for address, (code, reply) in refused.items())
+    _mail_again_or_finish(self, email, reason, all(400 <= code < 500 for code, _ in refused.values()))
+
+
+def _mail_again_or_finish(task, email: SummaryEmail, reason: str, transient: bool, exc: Exception | None = None):
+    """Try a transient failure again later; otherwise end the sending: partial if anyone got the mail."""
+    attempt = task.request.retries
+    if transient and attempt < len(MAIL_RETRY_DELAYS_S):
+        delay = MAIL_RETRY_DELAYS_S[attempt]
+        # Queued again, so that the retry can claim it like the first delivery did.
+        SummaryEmail.objects.filter(pk=email.pk).update(status=SummaryEmail.Status.QUEUED,
+                                                        error=f"trying again in {delay} s: {reason}")
+        raise task.retry(countdown=delay, exc=exc)
+    status = SummaryEmail.Status.PARTIAL if email.delivered else SummaryEmail.Status.FAILED
+    _finish_email(email.pk, status, reason)
 
 
 def _transient(exc: OSError) -> bool:

@@ -38,18 +38,22 @@ class SummaryEmail(models.Model):
     """One sending of a summary's PDF to the organisation's recipients, sent by a task.
 
     The schedule's own export is sent on its own (requested_by is empty); a member can send any
-    finished summary again. The addresses are kept as they were when it was queued.
+    finished summary again. The addresses are kept as they were when it was queued. A server may
+    take some of them and refuse others: `delivered` keeps those it took, so that a later try
+    goes to the others only, and "partial" says that some never got it.
     """
 
     class Status(models.TextChoices):
         QUEUED = "queued"
         RUNNING = "running"
         SENT = "sent"
+        PARTIAL = "partial", "partly sent"
         FAILED = "failed"
 
     summary = models.ForeignKey(Summary, on_delete=models.CASCADE, related_name="emails")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     recipients = models.TextField(help_text="one address per line")
+    delivered = models.TextField(blank=True, help_text="those of the recipients the mail server took, one per line")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -65,3 +69,12 @@ class SummaryEmail(models.Model):
     @property
     def addresses(self) -> list[str]:
         return self.recipients.splitlines()
+
+    @property
+    def delivered_addresses(self) -> list[str]:
+        return self.delivered.splitlines()
+
+    @property
+    def undelivered(self) -> list[str]:
+        took = set(self.delivered_addresses)
+        return [address for address in self.addresses if address not in took]

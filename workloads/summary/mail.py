@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
+from django.core.mail.message import sanitize_address
 from django.db import transaction
 from django.urls import reverse
 
@@ -45,8 +46,24 @@ def newest(summary: Summary | None) -> SummaryEmail | None:
     return summary.emails.first() if summary else None
 
 
-def message(email: SummaryEmail) -> EmailMessage:
-    """The mail: the decision and the alerts in plain text, a link to the run, the PDF attached."""
+def send(email: SummaryEmail) -> dict[str, tuple[int, str]]:
+    """Mail the addresses the server has not taken yet; return those it refused while taking others.
+
+    The refusals are {address: (SMTP code, the server's reply)}. When the server takes nobody,
+    smtplib's error (an OSError) is raised instead.
+    """
+    sent = message(email, email.undelivered)
+    sent.send()
+    # Only our SMTP backend (workloads.summary.smtp) reports refusals; the console backend refuses nobody.
+    refused = getattr(sent, "refused", {})
+    as_sent = {sanitize_address(address, sent.encoding or settings.DEFAULT_CHARSET): address
+               for address in sent.to}
+    return {as_sent.get(address, address): (code, reply.decode(errors="replace"))
+            for address, (code, reply) in refused.items()}
+
+
+def message(email: SummaryEmail, to: list[str]) -> EmailMessage:
+    """The mail to `to`: the decision and the alerts in plain text, a link to the run, the PDF attached."""
     summary = email.summary
     run = summary.run
     lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "", decision(run)]
@@ -62,6 +79,6 @@ def message(email: SummaryEmail) -> EmailMessage:
               "-- costplanner (your organisation's recipients are listed on its organisation page)"]
     name = " ".join(run.workload.name.split())  # a header must not hold a line break
     mail = EmailMessage(subject=f"{name}: {run.period} cost and quality summary",
-                        body="\n".join(lines), to=email.addresses)
+                        body="\n".join(lines), to=to)
     mail.attach(filename(summary), bytes(summary.pdf), "application/pdf")
     return mail

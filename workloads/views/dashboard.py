@@ -46,7 +46,7 @@ class Summary:
     changes: list[StrategyChange]
     context: list[str]  # what else changed between the two: device, model, versions, prices
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
-    failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if mailing it last failed
+    failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
 
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
@@ -79,7 +79,7 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
     changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
     context = _context_changes(compared, previous) if previous else []
     email = SummaryEmail.objects.filter(summary__run=compared).first()
-    failed = email if email and email.status == SummaryEmail.Status.FAILED else None
+    failed = email if email and email.status in (SummaryEmail.Status.FAILED, SummaryEmail.Status.PARTIAL) else None
     return Summary(workload, latest, compared, previous, changes, context, refirable, failed)
 
 

@@ -62,11 +62,13 @@ class Mailbox:
 
     def __init__(self):
         self.received: list[tuple[list[str], email.message.EmailMessage]] = []  # (envelope recipients, message)
-        self.refusals: list[str] = []  # SMTP replies, such as "451 4.3.0 try again later", used up one per recipient
+        # SMTP replies, such as "451 4.3.0 try again later", used up one per recipient; None takes that recipient.
+        self.refusals: list[str | None] = []
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.refusals:
-            return self.refusals.pop(0)
+        refusal = self.refusals.pop(0) if self.refusals else None
+        if refusal:
+            return refusal
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -80,6 +82,9 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+SMTP_BACKEND = "workloads.summary.smtp.EmailBackend"  # what settings.py makes of an smtp:// EMAIL_URL
 
 
 @pytest.fixture
@@ -96,7 +101,7 @@ def mailbox():
 @pytest.fixture
 def mail_settings(settings, mailbox):
     """This process sends through `mailbox` (pytest-django otherwise swaps in Django's in-memory backend)."""
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = SMTP_BACKEND
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", int(mailbox.url.rsplit(":", 1)[1])
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""

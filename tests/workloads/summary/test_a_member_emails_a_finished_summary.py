@@ -52,7 +52,8 @@ def test_without_a_finished_pdf_or_recipients_nothing_is_queued(alice_client, ac
 
 def test_the_run_page_says_who_sent_it_to_whom_or_why_it_failed(alice_client, alice, recipients, this_quarter):
     summary = done_summary(this_quarter)
-    email = SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="sent")
+    email = SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="sent",
+                                        delivered="cfo@acme.example")
     SummaryEmail.objects.filter(pk=email.pk).update(finished_at="2027-01-01T06:12:00Z")
     assert "E-mailed to cfo@acme.example on 1 Jan 2027 06:12 by the schedule." in run_page(alice_client, this_quarter)
 
@@ -106,5 +107,6 @@ def test_the_dashboard_points_to_a_pdf_that_did_not_reach_the_managers(alice_cli
     pointer = "did not reach cfo@acme.example (the mail server did not take it: timed out)."
     assert pointer in alice_client.get(reverse("dashboard")).content.decode()
 
-    SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="sent")  # mailed again
+    SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="sent",
+                                delivered="cfo@acme.example")  # mailed again
     assert "did not reach" not in alice_client.get(reverse("dashboard")).content.decode()

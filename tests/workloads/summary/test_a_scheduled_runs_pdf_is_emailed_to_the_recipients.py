@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.workloads.live import wait_for
-from tests.workloads.summary.conftest import attachments, done_summary, free_port
+from tests.workloads.summary.conftest import SMTP_BACKEND, attachments, done_summary, free_port
 from workloads.models import ComparisonRun, Summary, SummaryEmail
 from workloads.summary import mail
 from workloads.summary.decision import decision, monthly
@@ -118,7 +118,7 @@ def test_a_server_that_says_try_again_later_gets_the_mail_on_a_later_try(mail_se
 
 
 def test_no_mail_server_listening_fails_the_email(settings, recipients, this_quarter):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = SMTP_BACKEND
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()
     email = mail.request_email(done_summary(this_quarter), None)
 
@@ -133,7 +133,8 @@ def test_a_workload_name_cannot_break_the_subject_header(recipients, this_quarte
     this_quarter.workload.name = "Supplier\r\nBcc: spy@evil.example contracts"
     this_quarter.workload.save()
 
-    message = mail.message(mail.request_email(done_summary(this_quarter), None))
+    email = mail.request_email(done_summary(this_quarter), None)
+    message = mail.message(email, email.addresses)
 
     period = this_quarter.period
     assert message.subject == f"Supplier Bcc: spy@evil.example contracts: {period} cost and quality summary"
