@@ -28,14 +28,12 @@ def is_one_line(value: str) -> bool:
 
 
 def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:
-    """Whether another of the organisation's workloads has this name, ignoring case.
+    """Whether another of the organisation's workloads has this name, ignoring case, as the database's
+    constraint does (this check gives the clear error; the constraint settles a race).
 
-    `workload` is the one being edited: it may keep its current name, so that two names differing only
-    in case, saved before this rule, can still be edited; a new name must be free.
+    `workload` is the one being edited: it may change the case of its own name.
     """
     others = Workload.objects.filter(organisation=organisation, name__iexact=name)
     if workload is not None and workload.pk is not None:
-        if name == workload.name:
-            return False
         others = others.exclude(pk=workload.pk)
     return others.exists()

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower
 from django_celery_beat.models import PeriodicTask
 
 from workloads.models.organisations import Organisation
@@ -50,7 +51,8 @@ class Workload(models.Model):
     probes_added = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="unique_workload_name_per_org")]
+        # "Contracts" and "contracts" would be told apart by nobody reading a page or a PDF.
+        constraints = [models.UniqueConstraint(Lower("name"), "organisation", name="unique_workload_name_any_case")]
         ordering = ["name"]
 
     def __str__(self) -> str:
