@@ -37,7 +37,8 @@ def check_settings(strategies: list[str], values: dict) -> None:
 
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
               trigger: str = ComparisonRun.Trigger.MANUAL, **values) -> ComparisonRun:
-    """Queue a comparison with the workload's documents and probes as they are now.
+    """Queue a comparison of the workload's documents and probes; the worker reads them as they are
+    when it starts, and counts the run's units of work again then.
 
     A run a user starts also saves its strategies and settings as the ones the schedule uses next.
     """

@@ -180,14 +180,18 @@ def _compare(run: ComparisonRun) -> dict:
     from engine.provenance import versions
 
     lm = _model(run.model)
-    run.device, run.versions = device_name(lm.device), versions()
-    run.save(update_fields=["device", "versions"])
+    workload = run.workload
+    documents = list(workload.documents.all())
+    # The run reads the documents as they are now, not as they were when it was queued (an upload may
+    # have finished meanwhile): its costs per unit of work are per these documents' units.
+    run.device, run.versions, run.units_of_work = device_name(lm.device), versions(), workload.units_of_work(documents)
+    run.save(update_fields=["device", "versions", "units_of_work"])
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
-    workload, on = run.workload, pricing.run_date(run)
+    on = pricing.run_date(run)
     gpu = pricing.gpu_price(workload.organisation, run.device, on)
     api = pricing.api_price(workload.organisation, workload.api_provider, run.model, on)
     work = Workload(
-        documents=[EngineDocument(d.name, d.text) for d in workload.documents.all()],
+        documents=[EngineDocument(d.name, d.text) for d in documents],
         probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None) for p in workload.probes.all()],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
         attention=AttentionConfig(mode="index_share", window=run.window, topk=run.topk, global_blocks=run.global_blocks,

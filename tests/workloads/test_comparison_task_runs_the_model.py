@@ -58,6 +58,23 @@ def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, dj
     assert full.unit_device_dollars == pytest.approx(full.device_dollars / 1)
 
 
+def test_its_units_of_work_are_the_documents_it_read_not_those_when_it_was_queued(
+        ready_workload, alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        run = start_run(ready_workload, alice, ["full_index_share"])
+    assert run.units_of_work == 1
+    addendum = "Addendum: the notice period is now 60 days.\n"  # an upload that finished while the run waited
+    Document.objects.create(workload=ready_workload, name="addendum.txt", text=addendum, tokens=12, lines=1,
+                            size_bytes=len(addendum))
+    run_comparison(run.pk)
+    run.refresh_from_db()
+
+    assert run.status == ComparisonRun.Status.SUCCEEDED, run.error
+    assert run.units_of_work == 2 and len(run.report["documents"]) == 2
+    full = run.results.get()
+    assert full.unit_device_dollars == pytest.approx(full.device_dollars / 2)
+
+
 def test_a_device_missing_from_the_price_book_fails_before_any_inference(
         ready_workload, alice, django_capture_on_commit_callbacks):
     GpuPrice.objects.filter(device_class="cpu").delete()

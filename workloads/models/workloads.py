@@ -63,12 +63,13 @@ class Workload(models.Model):
         """What one unit of work is, for cost per unit."""
         return {"contracts": "contract", "support": "ticket", "codebase": "thousand lines"}.get(self.kind, "document")
 
-    def units_of_work(self) -> float:
-        """Units in the workload's current documents: documents, or thousands of lines for a codebase."""
-        documents = self.documents.all()
+    def units_of_work(self, documents=None) -> float:
+        """Units in these documents (by default the workload's current ones): documents, or thousands of
+        lines for a codebase."""
+        documents = list(self.documents.all()) if documents is None else documents
         if self.kind == self.Kind.CODEBASE:
             return sum(d.lines for d in documents) / 1000
-        return documents.count()
+        return len(documents)
 
 
 class Document(models.Model):
