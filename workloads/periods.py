@@ -10,6 +10,8 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 
 @dataclass(frozen=True)
 class Period:
@@ -19,6 +21,11 @@ class Period:
 
 def local_date(workload, when: dt.datetime) -> dt.date:
     return when.astimezone(zoneinfo.ZoneInfo(workload.organisation.timezone)).date()
+
+
+def today(workload) -> dt.date:
+    """Today on the organisation's calendar: the day whose prices are in force for a run queued now."""
+    return local_date(workload, timezone.now())
 
 
 def period_of(workload, when: dt.datetime) -> Period:

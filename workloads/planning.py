@@ -15,13 +15,11 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from django.utils import timezone
-
 from engine import ledger
 from engine.attention import AttentionConfig
 from engine.compare import ANSWER_TOKENS, FULL_MODES
 from engine.model.loader import read_config
-from workloads import pricing
+from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.targets import model_path
 from workloads.templatetags.units import dollars
@@ -49,7 +47,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     as_of a succeeded run, from that run at the prices in force on its date, so that exporting its
     summary again later neither reprices it nor swaps in a newer run's measurements."""
     run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
-    on = pricing.run_date(as_of) if as_of else timezone.localdate()
+    on = pricing.run_date(as_of) if as_of else periods.today(workload)
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
                           group_size=basis.group_size, indexer=basis.indexer)

@@ -12,6 +12,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from workloads import periods
 from workloads.changes import record_changes
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation
 
@@ -54,7 +55,8 @@ def api_price(organisation: Organisation, provider: str, model: str, on: dt.date
 
 
 def run_date(run: ComparisonRun) -> dt.date:
-    return timezone.localdate(run.created_at)
+    """The day the run was queued in its organisation's time zone: the day of its period, and of its prices."""
+    return periods.local_date(run.workload, run.created_at)
 
 
 def price_run(run: ComparisonRun) -> None:

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from workloads import pricing
+from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
 
@@ -56,7 +56,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         raise ValidationError("the workload has no probes yet: add or generate questions first")
     try:  # the API price must exist now; the device's is checked by the worker that knows its device
         pricing.api_price(workload.organisation, workload.api_provider, workload.target_model,
-                          timezone.localdate())
+                          periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
     with transaction.atomic():

@@ -6,10 +6,12 @@ data URIs, so the fetcher allows file: and data: URLs only and never reaches the
 
 from __future__ import annotations
 
+import zoneinfo
 from pathlib import Path
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from workloads.models import ComparisonRun
 from workloads.summary.content import gather
@@ -19,7 +21,9 @@ TEMPLATE_DIR = Path(settings.BASE_DIR) / "templates" / "workloads" / "summary"
 
 
 def render_html(run: ComparisonRun) -> str:
-    return render_to_string(TEMPLATE, {"c": gather(run)})
+    # Dates as on the organisation's pages, in its time zone: the run's date is then its period's and its prices' day.
+    with timezone.override(zoneinfo.ZoneInfo(run.workload.organisation.timezone)):
+        return render_to_string(TEMPLATE, {"c": gather(run)})
 
 
 def render_summary(run: ComparisonRun) -> tuple[bytes, int]:
