@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from workloads import periods
 from workloads.models import Alert, ComparisonRun, StrategyResult
 from workloads.templatetags.units import dollars, percent
 
@@ -61,10 +62,15 @@ def strategy_change(before: StrategyResult, now: StrategyResult) -> dict:
 
 
 def previous_period_run(run: ComparisonRun) -> ComparisonRun | None:
-    """The latest succeeded run of the same workload in an earlier period."""
+    """The latest succeeded run of the same workload queued before the run's period began.
+
+    Queued before, not "of an earlier period start": after a switch from quarterly to monthly, the
+    quarterly run of 15 February is of the quarter that began on 1 January, yet a run of February
+    must not be compared with it.
+    """
     return (ComparisonRun.objects
             .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
-                    period_start__lt=run.period_start)
+                    created_at__lt=periods.start_moment(run.workload, run.period_start))
             .order_by("-created_at", "-pk").first())
 
 
@@ -145,7 +151,7 @@ def _followers(run: ComparisonRun) -> list[ComparisonRun]:
     """Later periods' runs whose previous period's run is `run`, or may now be (it finished late)."""
     later = (ComparisonRun.objects
              .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
-                     period_start__gt=run.period_start)
+                     period_start__gt=periods.local_date(run.workload, run.created_at))
              # one compared with a newer run than `run` keeps it: `run` cannot be the latest before it
              .filter(Q(previous_run=None) | Q(previous_run__created_at__lte=run.created_at))
              .select_related("workload"))

@@ -23,6 +23,11 @@ def local_date(workload, when: dt.datetime) -> dt.date:
     return when.astimezone(zoneinfo.ZoneInfo(workload.organisation.timezone)).date()
 
 
+def start_moment(workload, day: dt.date) -> dt.datetime:
+    """Midnight at the start of `day` on the organisation's clock."""
+    return dt.datetime.combine(day, dt.time.min, tzinfo=zoneinfo.ZoneInfo(workload.organisation.timezone))
+
+
 def today(workload) -> dt.date:
     """Today on the organisation's calendar: the day whose prices are in force for a run queued now."""
     return local_date(workload, timezone.now())

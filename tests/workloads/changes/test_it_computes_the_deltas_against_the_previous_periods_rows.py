@@ -1,5 +1,7 @@
 """A run's changes hold each strategy's Δ cost, Δ unit cost and Δ accuracy against the previous period's run."""
 
+import datetime as dt
+
 import pytest
 
 from tests.workloads.pages.conftest import make_run, standard_report
@@ -82,6 +84,42 @@ def test_monthly_workloads_compare_month_on_month(workload, probe, prices):
     now.refresh_from_db()
 
     assert (now.period, now.previous_run, now.changes["previous_period"]) == ("2026-12", before, "2026-11")
+
+
+def test_after_a_switch_to_monthly_a_run_is_not_compared_with_the_quarter_it_falls_in(workload, probe, prices):
+    december = run_at(workload, probe, Q4.replace(month=12), chunked={"seconds": 10})
+    mid_quarter = run_at(workload, probe, Q1.replace(day=15), chunked={"seconds": 20})  # 2027-Q1 holds February
+    workload.schedule = "monthly"
+    workload.save()
+    february = run_at(workload, probe, Q1.replace(day=20), chunked={"seconds": 30})
+    february.refresh_from_db()
+
+    assert (mid_quarter.period, february.period) == ("2027-Q1", "2027-02")
+    assert (february.previous_run, february.changes["previous_period"]) == (december, "2026-Q4")
+
+
+def test_after_a_switch_to_quarterly_a_run_is_not_compared_with_a_month_of_its_quarter(workload, probe, prices):
+    workload.schedule = "monthly"
+    workload.save()
+    december = run_at(workload, probe, Q4.replace(month=12), chunked={"seconds": 10})
+    run_at(workload, probe, Q1.replace(day=1), chunked={"seconds": 20})  # 2027-02
+    workload.schedule = "quarterly"
+    workload.save()
+    march = run_at(workload, probe, Q1.replace(month=3), chunked={"seconds": 30})
+    march.refresh_from_db()
+
+    assert (march.period, march.previous_run) == ("2027-Q1", december)
+
+
+def test_the_period_boundary_is_midnight_on_the_organisations_clock(workload, probe, prices, acme):
+    acme.timezone = "America/New_York"
+    acme.save()
+    late_on_31_december = run_at(workload, probe, dt.datetime(2027, 1, 1, 4, 30, tzinfo=dt.UTC),
+                                 chunked={"seconds": 10})  # 23:30 in New York: still 2026-Q4
+    now = run_at(workload, probe, Q1, chunked={"seconds": 20})
+    now.refresh_from_db()
+
+    assert (late_on_31_december.period, now.previous_run) == ("2026-Q4", late_on_31_december)
 
 
 def test_a_strategy_missing_or_refused_in_either_run_is_left_out(workload, probe, prices):
