@@ -10,6 +10,7 @@ The Δ arithmetic lives here only; the dashboard's run-to-run changes use the sa
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils import timezone
 
 from workloads import periods
 from workloads.models import Alert, ComparisonRun, StrategyResult
@@ -141,7 +142,8 @@ def _record(run: ComparisonRun) -> None:
     previous = previous_period_run(run)
     run.previous_run = previous
     run.changes = compare(run, previous) if previous else {}
-    run.save(update_fields=["previous_run", "changes"])
+    run.compared_at = timezone.now()
+    run.save(update_fields=["previous_run", "changes", "compared_at"])
     run.alerts.all().delete()
     if previous:
         Alert.objects.bulk_create(alerts(run, previous, run.changes))

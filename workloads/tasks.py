@@ -262,6 +262,7 @@ def export_summary(summary_pk: int) -> None:
         return
     summary = Summary.objects.select_related("run").get(pk=summary_pk)
     try:
+        digest = mail.digest(summary.run)  # what a mail of this PDF will say it says
         pdf, pages = render_summary(summary.run)
     except SummaryError as exc:
         _fail_summary(summary_pk, str(exc))
@@ -272,7 +273,7 @@ def export_summary(summary_pk: int) -> None:
         raise
     with transaction.atomic():  # the PDF and the mailing it owes are recorded together, or neither
         Summary.objects.filter(pk=summary_pk).update(status=Summary.Status.DONE, pdf=pdf, pages=pages,
-                                                     finished_at=timezone.now())
+                                                     digest=digest, finished_at=timezone.now())
         summary.status = Summary.Status.DONE
         if mail.mails_itself(summary):
             mail.request_email(summary, None)

@@ -75,6 +75,8 @@ class ComparisonRun(models.Model):
     # What changed since the previous period's run, per strategy (see workloads.changes), once priced.
     previous_run = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     changes = models.JSONField(default=dict, blank=True)
+    # When its prices or its changes were last recorded: a PDF summary begun before then is out of date.
+    compared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

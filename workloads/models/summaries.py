@@ -21,6 +21,9 @@ class Summary(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     pdf = models.BinaryField(null=True, blank=True)
     pages = models.PositiveIntegerField(default=0)
+    # The decision, the monthly figures and the alerts as the PDF states them: a mail's body quotes these,
+    # so that it never contradicts its attachment after the run is re-priced.
+    digest = models.TextField(blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
@@ -32,6 +35,12 @@ class Summary(models.Model):
 
     def __str__(self) -> str:
         return f"summary {self.pk} of run {self.run_id}"
+
+    @property
+    def out_of_date(self) -> bool:
+        """Whether the run's figures were recorded again (a re-pricing) after this PDF was begun."""
+        compared_at = self.run.compared_at
+        return bool(compared_at and self.started_at and compared_at > self.started_at)
 
 
 class SummaryEmail(models.Model):

@@ -62,18 +62,25 @@ def send(email: SummaryEmail) -> dict[str, tuple[int, str]]:
             for address, (code, reply) in refused.items()}
 
 
-def message(email: SummaryEmail, to: list[str]) -> EmailMessage:
-    """The mail to `to`: the decision and the alerts in plain text, a link to the run, the PDF attached."""
-    summary = email.summary
-    run = summary.run
-    lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "", decision(run)]
+def digest(run: ComparisonRun) -> str:
+    """The decision, the monthly figures and the alerts in plain text, as a PDF rendered now states them."""
+    lines = [decision(run)]
     per_month = monthly(run)
     if per_month:
         lines.append(per_month)
-    lines.append("")
     alerts = list(run.alerts.all())
     if alerts:
-        lines += ["Since the previous period:", *(f"- {alert.message}" for alert in alerts), ""]
+        lines += ["", "Since the previous period:", *(f"- {alert.message}" for alert in alerts)]
+    return "\n".join(lines)
+
+
+def message(email: SummaryEmail, to: list[str]) -> EmailMessage:
+    """The mail to `to`: the PDF's digest, a link to the run, the PDF attached."""
+    summary = email.summary
+    run = summary.run
+    # A PDF rendered before digests were kept has none: its run's figures as they are now stand in.
+    lines = [f"{run.workload.name}, {run.period}: the comparison of chunking and full context.", "",
+             summary.digest or digest(run), ""]
     lines += ["The PDF attached has the costs, the accuracy, the prices used and how they were measured.",
               f"The run: {settings.SITE_URL}{reverse('run_detail', args=[run.pk])}", "",
               "-- costplanner (your organisation's recipients are listed on its organisation page)"]
