@@ -144,3 +144,18 @@ def test_a_cheaper_full_context_strategy_that_answers_as_well_is_named(workload,
         "Full context with Index Share costs 2.0× chunking per contract and answers as many of your questions "
         "correctly; full context with dense attention answers at least as many correctly in 75% less device time "
         "at these document lengths.")
+
+
+def test_when_index_share_is_gated_the_full_context_strategy_inside_the_gate_is_named(workload, probe, prices):
+    def measured(mode, seconds, accuracy, gated):
+        return strategy(mode, seconds=seconds, accuracy=accuracy, gated=gated, answers=[answer(probe, "90 days", True)])
+
+    run = make_run(workload, report({"full_index_share": measured("index_share", 10.0, 0.4, gated=True),
+                                     "full_dense": measured("dense", 11.0, 0.6, gated=False),
+                                     "chunked": measured("dense", 12.0, 0.5, gated=True)}, DEVICE))
+
+    assert decision(run) == (
+        "Full context with Index Share costs 17% less than chunking per contract and answers 10 points fewer of "
+        "your questions correctly; both are quality-gated (more than 5 points below the best accuracy); full "
+        "context with dense attention is inside the gate: it costs 8% less than chunking per contract and answers "
+        "10 points more of your questions correctly.")
