@@ -82,7 +82,7 @@ def _unit_cost(result: StrategyResult, unit: str) -> str:
 def _ratio_clause(ratio: float, verb: str, what: str, unit: str) -> str:
     """For example: costs 1.4× chunking per contract; costs 35% less than chunking per contract."""
     if ratio >= 1:
-        figure = f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}"
+        figure = f"{ratio:.1f}" if ratio < 10 else f"{ratio:,.0f}"
         if figure == "1.0":
             return f"{verb} about the same as {what} per {unit}"
         return f"{verb} {figure}× {what} per {unit}"

@@ -55,16 +55,26 @@ def percent(value: float | None) -> str:
     return f"{text}%"
 
 
+def _three_digits(value: float) -> str:
+    """Three significant digits, never in e-notation: 0.00123 -> "0.00123", 12.34 -> "12.3", 1234.5 -> "1,234"."""
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{float(f'{value:.3g}'):f}".rstrip("0").rstrip(".")
+
+
 @register.filter
 def seconds(value: float | None) -> str:
+    """Device time in the unit that reads best; a value that rounds up to the next unit is shown in it."""
     if value is None:
         return "—"
     value = float(value)
-    if value < 1:
-        return f"{value * 1000:.3g} ms"
-    if value < 120:
-        return f"{value:.3g} s"
-    return f"{value / 60:.3g} min"
+    if value < 0.9995:  # 0.9996 s is "1 s", not "1e+03 ms"
+        return f"{_three_digits(value * 1000)} ms"
+    if value < 119.95:
+        return f"{_three_digits(value)} s"
+    if value < 7197:
+        return f"{_three_digits(value / 60)} min"
+    return f"{_three_digits(value / 3600)} h"
 
 
 @register.filter
@@ -77,7 +87,11 @@ def signed(value: float | None, decimals: int = 1) -> str:
 
 @register.filter
 def count_of(value: float, unit: str) -> str:
-    """A number of units of work in words: "1 contract", "40 contracts", "2.5 thousand lines", "1,200 tickets"."""
-    number = f"{float(value):,.2f}".rstrip("0").rstrip(".")
-    plural = float(value) != 1 and not unit.endswith("s")  # "thousand lines" is plural already
+    """A number of units of work in words: "1 contract", "40 contracts", "2.5 thousand lines", "1,200 tickets".
+
+    Below one, three significant digits: a 3-line codebase is "0.003 thousand lines", not "0".
+    """
+    value = float(value)
+    number = _three_digits(value) if 0 < abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
+    plural = number != "1" and not unit.endswith("s")  # "thousand lines" is plural already
     return f"{number} {unit}{'s' if plural else ''}"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from workloads.templatetags.units import count_of, dollars, flops, percent, signed
+from workloads.templatetags.units import count_of, dollars, flops, percent, seconds, signed
 
 
 @pytest.mark.parametrize("value, text", [
@@ -29,7 +29,16 @@ def test_percent_and_signed_changes():
 @pytest.mark.parametrize("value, unit, text", [
     (1, "contract", "1 contract"), (4.0, "contract", "4 contracts"), (1200, "ticket", "1,200 tickets"),
     (2.5, "thousand lines", "2.5 thousand lines"), (1, "thousand lines", "1 thousand lines"),
-    (0.333, "document", "0.33 documents"),
+    (0.333, "document", "0.333 documents"), (0.003, "thousand lines", "0.003 thousand lines"),
+    (1.001, "ticket", "1 ticket"), (0, "contract", "0 contracts"),
 ])
 def test_counts_of_units_of_work(value, unit, text):
     assert count_of(value, unit) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    (None, "—"), (0, "0 ms"), (0.000123, "0.123 ms"), (0.0123, "12.3 ms"), (0.9996, "1 s"), (1.5, "1.5 s"),
+    (119.96, "2 min"), (754, "12.6 min"), (7200, "2 h"), (3.6e6, "1,000 h"),
+])
+def test_device_time(value, text):
+    assert seconds(value) == text
