@@ -90,7 +90,9 @@ def _figure(value: float) -> str:
 
 def _cost_up(run: ComparisonRun, previous: ComparisonRun, strategy: str, change: dict) -> str:
     cost, unit_cost = change["cost"], change["unit_cost"]
-    message = (f"{strategy_name(strategy)} costs {_figure(cost['percent'])}% more than in {previous.period}: "
+    more = (f"{_figure(cost['percent'])}% more than in {previous.period}" if cost["percent"] is not None
+            else f"more than in {previous.period}, when it cost nothing")  # no percentage of $0
+    message = (f"{strategy_name(strategy)} costs {more}: "
                f"{dollars(cost['previous'])} → {dollars(cost['current'])} for the workload")
     if unit_cost["previous"] is not None and unit_cost["current"] is not None:
         message += f", {dollars(unit_cost['previous'])} → {dollars(unit_cost['current'])} per {run.workload.unit}"
@@ -124,9 +126,12 @@ def alerts(run: ComparisonRun, previous: ComparisonRun, changes: dict) -> list[A
     found = []
     for strategy, change in changes["strategies"].items():
         cost_percent, points = change["cost"]["percent"], change["accuracy"]["delta_points"]
+        # A device priced at $0 last period (owned hardware, say) and at a price now: a rise past any threshold.
+        from_nothing = change["cost"]["previous"] == 0 and (change["cost"]["current"] or 0) > 0
+        cost_up = from_nothing or (cost_percent is not None and cost_percent > workload.alert_cost_percent)
         gated = change["gated"]
         checks = (
-            (Alert.Kind.COST_UP, cost_percent is not None and cost_percent > workload.alert_cost_percent, _cost_up),
+            (Alert.Kind.COST_UP, cost_up, _cost_up),
             (Alert.Kind.ACCURACY_DOWN, points is not None and -points > workload.alert_accuracy_points,
              _accuracy_down),
             (Alert.Kind.NOW_GATED, not gated["previous"] and gated["current"], _now_gated),

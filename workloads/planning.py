@@ -104,7 +104,7 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, 
                      f"{gpu.source}), so device time is compared in ledger FLOPs.")
         return None
     per_flop = seconds / measured
-    notes.append(f"Device seconds per FLOP measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
+    notes.append(f"Device speed measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
                  f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
                  f"(from {gpu.effective_from}, source: {gpu.source}).")
     return {s: [f * per_flop / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items()}

@@ -137,7 +137,7 @@ def test_the_first_run_has_no_changes(workload, probe, prices):
     assert (first.previous_run, first.changes, first.alerts.count()) == (None, {}, 0)
 
 
-def test_a_percentage_from_zero_dollars_is_null(workload, probe, prices):
+def test_a_rise_from_zero_dollars_has_no_percentage_but_raises_an_alert(workload, probe, prices):
     run_at(workload, probe, Q3, chunked={"seconds": 0})
     now = run_at(workload, probe, Q4, chunked={"seconds": 36})
     now.refresh_from_db()
@@ -145,4 +145,6 @@ def test_a_percentage_from_zero_dollars_is_null(workload, probe, prices):
     cost = now.changes["strategies"]["chunked"]["cost"]
     assert (cost["previous"], cost["current"], cost["percent"]) == (0.0, pytest.approx(0.001), None)
     assert cost["delta"] == pytest.approx(0.001)
-    assert now.alerts.count() == 0
+    alert, = now.alerts.all()
+    assert alert.kind == "cost_up" and alert.message.startswith(
+        "Chunked costs more than in 2026-Q3, when it cost nothing: $0 → $0.001 for the workload")
