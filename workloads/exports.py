@@ -18,7 +18,8 @@ from workloads.models import ApiPrice, ComparisonRun, GpuPrice, StrategyResult, 
 from workloads.runs import SETTINGS
 
 COLUMNS = [
-    "run_id", "created_at", "status", "workload", "device", "model", "units_of_work", "strategy", "mode", "refused",
+    "run_id", "created_at", "trigger", "period", "status", "workload", "device", "model", "units_of_work",
+    "strategy", "mode", "refused",
     "tokens_in", "tokens_out", "calls", "seconds", "wall_seconds", "peak_memory_bytes",
     "flops_linear", "flops_attention", "flops_indexer", "flops_total", "bytes_total",
     "accuracy", "n_probes", "gated", "top1_agreement", "index_overlap",
@@ -49,7 +50,8 @@ def safe_cell(value) -> object:
 def _run_cells(run: ComparisonRun) -> dict:
     gpu, api = run.gpu_price, run.api_price
     return {
-        "run_id": run.pk, "created_at": run.created_at, "status": run.status, "workload": run.workload.name,
+        "run_id": run.pk, "created_at": run.created_at, "trigger": run.trigger, "period": run.period,
+        "status": run.status, "workload": run.workload.name,
         "device": run.device, "model": run.model, "units_of_work": run.units_of_work,
         "gpu_price_per_hour": gpu.per_hour if gpu else None,
         "gpu_price_effective_from": gpu.effective_from if gpu else None,
@@ -84,6 +86,11 @@ def runs_csv(runs: Iterable[ComparisonRun]) -> str:
     out = io.StringIO()
     write_runs_csv(out, runs)
     return out.getvalue()
+
+
+def history_csv(workload: Workload) -> str:
+    """Every run of the workload, oldest first as in history_json, one row per run and strategy."""
+    return runs_csv(workload.runs.order_by("created_at", "pk"))
 
 
 def run_csv(run: ComparisonRun) -> str:

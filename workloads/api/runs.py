@@ -1,6 +1,5 @@
 """Comparison runs: start, follow, cancel, re-price, and export as CSV."""
 
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
@@ -10,7 +9,7 @@ from workloads.access import organisation_of
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workloads import workload_of
-from workloads.exports import runs_csv
+from workloads.exports import download, history_csv
 from workloads.models import ComparisonRun, GpuPrice, StrategyResult
 from workloads.runs import SETTINGS, cancel_run, start_run
 
@@ -19,7 +18,8 @@ router = Router(tags=["runs"])
 
 def run_out(run: ComparisonRun) -> dict:
     return {
-        "id": run.pk, "workload_id": run.workload_id, "status": run.status, "strategies": run.strategies,
+        "id": run.pk, "workload_id": run.workload_id, "trigger": run.trigger, "period": run.period,
+        "status": run.status, "strategies": run.strategies,
         "model": run.model, "settings": {name: getattr(run, name) for name in SETTINGS},
         "units_of_work": run.units_of_work,
         "progress": {"done": run.progress_done, "total": run.progress_total, "percent": run.progress_percent,
@@ -86,9 +86,7 @@ def list_runs(request, workload_id: int):
                                                "content": {"text/csv": {"schema": {"type": "string"}}}}}})
 def export_runs(request, workload_id: int):
     workload = workload_of(request, workload_id)
-    response = HttpResponse(runs_csv(workload.runs.all()), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="workload-{workload.pk}-runs.csv"'
-    return response
+    return download(history_csv(workload), "text/csv", f"workload-{workload.pk}-runs.csv")
 
 
 @router.get("/runs/{run_id}", response={200: RunDetailOut, **ERRORS},

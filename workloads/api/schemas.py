@@ -199,11 +199,14 @@ class ProgressOut(Schema):
 class RunOut(Schema):
     id: int
     workload_id: int
+    trigger: Literal["manual", "scheduled"]
+    period: str = Field(description='the quarter or month it counts for, on the organisation\'s calendar: "2027-Q1"')
     status: Literal["queued", "running", "succeeded", "failed", "cancelled"]
     strategies: list[str]
     model: str
     settings: RunSettingsOut
-    units_of_work: float = Field(description="the workload's units when queued: documents or thousand lines")
+    units_of_work: float = Field(description="units of work (documents, or thousand lines for a codebase) of the "
+                                             "documents it read: counted when queued, and again when it starts")
     progress: ProgressOut
     error: str
     created_at: dt.datetime

@@ -124,6 +124,4 @@ def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
 def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
     workload = access.workload_for(request.user, pk)
-    response = HttpResponse(exports.runs_csv(workload.runs.all()), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="workload-{workload.pk}-runs.csv"'
-    return response
+    return exports.download(exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-runs.csv")

@@ -47,8 +47,8 @@ def test_a_run_without_results_still_gets_a_row(as_alice, workload, succeeded_ru
 
     rows = _rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv"))
 
-    assert (rows[0]["run_id"], rows[0]["status"], rows[0]["strategy"], rows[0]["error"]) == (
-        str(failed.pk), "failed", "", "out of memory")
+    assert (rows[-1]["run_id"], rows[-1]["status"], rows[-1]["strategy"], rows[-1]["error"]) == (
+        str(failed.pk), "failed", "", "out of memory")  # the newest run, last
     assert len(rows) == 4
 
 

@@ -27,6 +27,7 @@ def test_it_queues_a_run_with_the_strategies_and_settings(as_alice, alice, ready
     assert tuple(getattr(run, k) for k in settings) == (2, 128, 256, "pooled", 256, 32, 2.5)
     assert body["status"] == "queued" and body["strategies"] == ["chunked", "full_index_share"]
     assert body["settings"]["window"] == 128 and body["results"] == [] and body["units_of_work"] == 1
+    assert (body["trigger"], body["period"]) == ("manual", run.period)
     assert len(callbacks) == 1  # run_comparison.delay, once committed
 
 
