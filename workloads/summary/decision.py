@@ -59,7 +59,9 @@ def monthly(run: ComparisonRun) -> str | None:
         return None
     if full.unit_device_dollars is None or chunked.unit_device_dollars is None:
         return None
-    sentence = (f"At about {count_of(volume, unit)} a month, {_lower(strategy_name(full.strategy))} would cost "
+    # A unit's cost is the run's cost of asking every probe of every document, over the documents: say so.
+    asked = f", each asked this run's {count_of(full.n_probes, 'question')}," if full.n_probes else ""
+    sentence = (f"At about {count_of(volume, unit)} a month{asked} {_lower(strategy_name(full.strategy))} would cost "
                 f"{dollars(full.unit_device_dollars * volume)} a month on your device, and chunking "
                 f"{dollars(chunked.unit_device_dollars * volume)}")
     if full.unit_api_dollars is not None and chunked.unit_api_dollars is not None:

@@ -4,9 +4,10 @@ import json
 import re
 
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, monthly
 
 
 def _figure(page: str, name: str) -> dict:
@@ -21,7 +22,9 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
 
     # The decision first, and what it means for a month of the 40 contracts the workload expects.
     assert f"<p>{decision(run)}</p>" in page
-    assert "At about 40 contracts a month, full context with Index Share would cost $0.01 a month" in page
+    assert monthly(run).startswith("At about 40 contracts a month, each asked this run's 1 question, full context "
+                                   "with Index Share would cost $0.01")
+    assert escape(monthly(run)) in page
     assert "4 contracts of work" in page
 
     # The strategy table: index share ran 36 s on a $0.10/h CPU, 4 contracts of work.

@@ -118,7 +118,8 @@ def test_a_month_at_the_expected_volume_is_priced_for_both(workload, probe, pric
 
     # 36 s and 18 s on a $3.50/h H200 for 4 contracts, times the 40 contracts a month the workload expects.
     assert monthly(run) == (
-        "At about 40 contracts a month, full context with Index Share would cost $0.35 a month on your device, and "
+        "At about 40 contracts a month, each asked this run's 1 question, full context with Index Share would cost "
+        "$0.35 a month on your device, and "
         f"chunking $0.175; an API would bill {dollars(api['full_index_share'])} and {dollars(api['chunked'])} for "
         "the same tokens.")
 

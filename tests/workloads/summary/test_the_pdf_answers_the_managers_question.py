@@ -44,7 +44,8 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     sentence = decision(run)
     assert sentence.startswith("Full context with Index Share costs 2.0× chunking per contract")
     assert text.index("Supplier contracts: does full context pay off?") < text.index(sentence) < text.index("Figures")
-    assert "At about 40 contracts a month, full context with Index Share would cost $0.35 a month on your" in text
+    assert ("At about 40 contracts a month, each asked this run's 1 question, full context with Index Share would "
+            "cost $0.35") in text
     # What changed since last quarter: the alert, and this quarter's cost against last quarter's.
     assert "Full context with Index Share costs 20% more than in 2026-Q4" in text
     assert "Cost in 2027-Q1 against 2026-Q4" in text
