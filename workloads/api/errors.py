@@ -1,8 +1,9 @@
 """One error shape for the whole API: `{"detail": "<the first problem, in words>"}`.
 
 - 400: bad input, whether caught by a schema (ninja's usual 422 is mapped to 400 here),
-  by a service (django.core.exceptions.ValidationError), by pricing (PricingError), or by
-  Django's own request limits (too many files, too big a body: SuspiciousOperation).
+  by a service (django.core.exceptions.ValidationError), by pricing (PricingError), by
+  Django's own request limits (too many files, too big a body: SuspiciousOperation), or by
+  a malformed multipart body (MultiPartParserError).
 - 401: no token, or a token we do not know. 403: a token whose user has no organisation.
 - 404: no such object in the token user's organisation (another organisation's ids look the same).
 - 409: the object is in the wrong state for the action (e.g. cancelling a finished run).
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, SuspiciousOperation, ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI, Schema
 from ninja.errors import ValidationError as SchemaValidationError
 
@@ -63,6 +65,11 @@ def install(api: NinjaAPI) -> None:
     def request_limit(request, exc: SuspiciousOperation):
         # Django's TooManyFilesSent, RequestDataTooBig and friends: say what it was, not a bare 400 page.
         return respond(request, 400, str(exc) or "the request was refused")
+
+    @api.exception_handler(MultiPartParserError)
+    def malformed_multipart(request, exc: MultiPartParserError):
+        # A multipart body without a usable boundary is the client's mistake, like any other bad input.
+        return respond(request, 400, f"malformed multipart body: {exc}")
 
     @api.exception_handler(PermissionDenied)
     def permission_denied(request, exc: PermissionDenied):

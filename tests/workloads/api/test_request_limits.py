@@ -1,5 +1,6 @@
-"""Oversized requests are refused with a JSON 400, never a 500 or an HTML page."""
+"""Oversized or malformed requests are refused with a JSON 400, never a 500 or an HTML page."""
 
+import pytest
 from django.test import override_settings
 
 from workloads.models import Workload
@@ -18,3 +19,13 @@ def test_a_deeply_nested_body_is_a_400(as_alice):
     response = as_alice.post("/workloads", raw="[" * 100_000 + "]" * 100_000)
 
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary="])
+def test_a_multipart_upload_without_a_usable_boundary_is_a_400(as_alice, workload, content_type):
+    response = as_alice.client.post(f"/api/workloads/{workload.pk}/documents", b"--x\r\n", content_type=content_type,
+                                    headers=as_alice.headers)
+
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("malformed multipart body: ")
+    assert not workload.uploads.exists()
