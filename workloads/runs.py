@@ -9,6 +9,7 @@ from django.utils import timezone
 from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
+from workloads.targets import model_path
 
 DEFAULT_STRATEGIES = ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
 SETTINGS = ("group_size", "window", "topk", "global_blocks", "indexer", "chunk_tokens", "chunk_overlap", "gate_points")
@@ -18,7 +19,13 @@ LIMITS = {  # generous bounds that catch typos; the engine checks the rest again
 }
 
 
-def check_settings(strategies: list[str], values: dict) -> None:
+def check_settings(strategies: list[str], values: dict, model: str) -> None:
+    """Refuse settings the worker would refuse, before they are queued or saved for the schedule."""
+    # Imported here: the engine brings torch, which a Celery worker's parent process must never import.
+    from engine.compare import check_chunk_tokens
+    from engine.errors import EngineError
+    from engine.model.loader import read_config
+
     if not strategies:
         raise ValidationError("choose at least one strategy")
     unknown = [s for s in strategies if s not in STRATEGIES]
@@ -31,8 +38,16 @@ def check_settings(strategies: list[str], values: dict) -> None:
             raise ValidationError(f"{name.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
     if values.get("indexer") not in (None, "pooled", "exact"):
         raise ValidationError("indexer must be pooled or exact")
-    if values.get("chunk_overlap", 0) >= values.get("chunk_tokens", 512):
-        raise ValidationError("chunk overlap must be smaller than the chunk size")
+    # Unset values are the run's defaults: a chunk of 32 tokens with the default overlap of 64 cannot work.
+    tokens, overlap = (values.get(name, ComparisonRun._meta.get_field(name).default)
+                       for name in ("chunk_tokens", "chunk_overlap"))
+    if overlap >= tokens:
+        raise ValidationError(f"chunk overlap ({overlap} tokens) must be smaller than the chunk size ({tokens} tokens)")
+    try:
+        config = read_config(model_path(model)).get_text_config()
+        check_chunk_tokens(tokens, int(config.max_position_embeddings))
+    except EngineError as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
@@ -49,7 +64,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     unexpected = set(values) - set(SETTINGS)
     if unexpected:
         raise ValidationError(f"unknown setting {', '.join(sorted(unexpected))}")
-    check_settings(strategies, values)
+    check_settings(strategies, values, workload.target_model)
     if not workload.documents.exists():
         raise ValidationError("the workload has no documents yet: upload some first")
     if not workload.probes.exists():

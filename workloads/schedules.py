@@ -154,7 +154,8 @@ def _reason_to_skip(workload: Workload, period: str) -> str | None:
     if strategies is not None and not (isinstance(strategies, list) and all(isinstance(s, str) for s in strategies)):
         return "The saved strategies are not a list of names; start a comparison by hand to save new ones."
     try:  # as start_run will see them: no strategies means the defaults, and unset values are left out
-        runs.check_settings(list(dict.fromkeys(strategies or runs.DEFAULT_STRATEGIES)), _values(settings))
+        runs.check_settings(list(dict.fromkeys(strategies or runs.DEFAULT_STRATEGIES)), _values(settings),
+                            workload.target_model)
     except ValidationError as exc:
         return (f"The saved run settings no longer validate ({' '.join(exc.messages)}); "
                 "start a comparison by hand to save new ones.")

@@ -68,8 +68,12 @@ BAD = [
     ({"window": True}, None),
     ({"indexer": "learned"}, "indexer: Input should be 'pooled' or 'exact'"),
     ({"gate_points": 101}, "gate_points: Input should be less than or equal to 100"),
-    ({"chunk_tokens": 128, "chunk_overlap": 128}, "chunk overlap must be smaller than the chunk size"),
-    ({"chunk_overlap": 600}, "chunk overlap must be smaller than the chunk size"),
+    ({"chunk_tokens": 128, "chunk_overlap": 128}, "chunk overlap (128 tokens) must be smaller than the chunk size "
+                                                   "(128 tokens)"),
+    ({"chunk_overlap": 600}, "chunk overlap (600 tokens) must be smaller than the chunk size (512 tokens)"),
+    ({"chunk_tokens": 32}, "chunk overlap (64 tokens) must be smaller than the chunk size (32 tokens)"),  # the default
+    ({"chunk_tokens": 8000}, "chunk size must be between 16 and 7936 tokens: the model has 8192 positions, and the "
+                             "question and answer need room; got 8000"),
     ({"windw": 128}, "windw: Extra inputs are not permitted"),
 ]
 

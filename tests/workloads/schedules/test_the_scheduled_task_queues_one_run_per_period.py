@@ -106,7 +106,8 @@ def test_a_cancelled_manual_run_does_not_stop_the_schedule(ready, django_capture
     (lambda w: Workload.objects.filter(pk=w.pk).update(run_settings={"strategies": ["chunked", "full_magic"]}),
      "The saved run settings no longer validate (unknown strategy full_magic;"),
     (lambda w: Workload.objects.filter(pk=w.pk).update(run_settings={"chunk_tokens": 64, "chunk_overlap": 64}),
-     "The saved run settings no longer validate (chunk overlap must be smaller than the chunk size)"),
+     "The saved run settings no longer validate (chunk overlap (64 tokens) must be smaller than the chunk size "
+     "(64 tokens))"),
     (lambda w: Workload.objects.filter(pk=w.pk).update(run_settings={"strategies": "chunked"}),
      "The saved strategies are not a list of names"),
 ])
