@@ -132,6 +132,8 @@ if _email["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend":
 vars().update(_email)
 EMAIL_TIMEOUT = 30  # a mail server that hangs fails the sending, not the worker
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="costplanner <costplanner@localhost>")
+# Mailings of PDFs that an organisation's members may ask for in an hour (the schedule's own are not counted).
+SUMMARY_EMAILS_PER_HOUR = env.int("SUMMARY_EMAILS_PER_HOUR", default=20)
 # The site's address as people reach it: links in mails point there.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 

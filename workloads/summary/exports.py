@@ -15,13 +15,23 @@ from workloads.models import ComparisonRun, Summary
 
 
 def request_summary(run: ComparisonRun, user) -> Summary:
-    """Queue a summary of a succeeded run; any other run is refused (it has nothing to summarise)."""
+    """Queue a summary of a succeeded run; any other run is refused (it has nothing to summarise).
+
+    A person's request is refused while an export of the run is already queued or running: a
+    double click, or a script in a loop, must not fill the queue with copies of one PDF.
+    """
     from workloads.tasks import export_summary
 
     if run.status != ComparisonRun.Status.SUCCEEDED:
         raise ValidationError(f"run {run.pk} is {run.status}: only a succeeded run has a summary to export")
+    person = user if user and user.is_authenticated else None
     with transaction.atomic():
-        summary = Summary.objects.create(run=run, requested_by=user if user and user.is_authenticated else None)
+        ComparisonRun.objects.select_for_update().filter(pk=run.pk).exists()  # one request at a time per run
+        pending = run.summaries.filter(status__in=(Summary.Status.QUEUED, Summary.Status.RUNNING)).first()
+        if person is not None and pending is not None:
+            raise ValidationError(f"an export of run {run.pk} is already {pending.status}: its PDF will appear on the "
+                                  "run's page when it is ready")
+        summary = Summary.objects.create(run=run, requested_by=person)
         export_summary.delay_on_commit(summary.pk)
     return summary
 

@@ -7,32 +7,55 @@ workloads.email_summary task; this module queues it and writes the message.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.mail.message import sanitize_address
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
-from workloads.models import ComparisonRun, Summary, SummaryEmail
+from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
 from workloads.summary.decision import decision, monthly
 from workloads.summary.exports import filename
 
 
 def request_email(summary: Summary, user) -> SummaryEmail:
-    """Queue the mailing of a finished summary to its organisation's recipients as they are now."""
+    """Queue the mailing of a finished summary to its organisation's recipients as they are now.
+
+    A person's request is refused while a mailing of the same PDF is still queued or being sent, and
+    past settings.SUMMARY_EMAILS_PER_HOUR mailings asked for by the organisation's members in the last
+    hour: a script in a loop must not flood the managers' inboxes.
+    """
     from workloads.tasks import email_summary
 
     if summary.status != Summary.Status.DONE:
         raise ValidationError(f"summary {summary.pk} is {summary.status}: only a finished PDF can be e-mailed")
-    recipients = summary.run.workload.organisation.recipients
+    organisation = summary.run.workload.organisation
+    recipients = organisation.recipients
     if not recipients:
         raise ValidationError("nobody to e-mail: add the managers' addresses on the organisation page first")
+    person = user if user and user.is_authenticated else None
     with transaction.atomic():
-        email = SummaryEmail.objects.create(summary=summary, recipients="\n".join(recipients),
-                                            requested_by=user if user and user.is_authenticated else None)
+        Organisation.objects.select_for_update().filter(pk=organisation.pk).exists()  # one request at a time
+        if person is not None:
+            _check_rate(summary, organisation)
+        email = SummaryEmail.objects.create(summary=summary, recipients="\n".join(recipients), requested_by=person)
         email_summary.delay_on_commit(email.pk)
     return email
+
+
+def _check_rate(summary: Summary, organisation: Organisation) -> None:
+    if summary.emails.filter(status__in=(SummaryEmail.Status.QUEUED, SummaryEmail.Status.RUNNING)).exists():
+        raise ValidationError("this PDF is already being e-mailed: its page says when it has gone")
+    limit = settings.SUMMARY_EMAILS_PER_HOUR
+    recent = SummaryEmail.objects.filter(summary__run__workload__organisation=organisation, requested_by__isnull=False,
+                                         created_at__gte=timezone.now() - dt.timedelta(hours=1)).count()
+    if recent >= limit:
+        raise ValidationError(f"your organisation's members have asked for {recent} summary e-mails in the last hour, "
+                              f"the most allowed (SUMMARY_EMAILS_PER_HOUR = {limit}): try again later")
 
 
 def mails_itself(summary: Summary) -> bool:

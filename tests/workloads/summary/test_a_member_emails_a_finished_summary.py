@@ -110,3 +110,30 @@ def test_the_dashboard_points_to_a_pdf_that_did_not_reach_the_managers(alice_cli
     SummaryEmail.objects.create(summary=summary, recipients="cfo@acme.example", status="sent",
                                 delivered="cfo@acme.example")  # mailed again
     assert "did not reach" not in alice_client.get(reverse("dashboard")).content.decode()
+
+
+def test_a_pdf_already_being_mailed_is_not_queued_again(alice_client, as_alice, recipients, this_quarter):
+    done_summary(this_quarter)
+    alice_client.post(reverse("summary_email", args=[this_quarter.pk]))
+
+    response = alice_client.post(reverse("summary_email", args=[this_quarter.pk]), follow=True)  # a double click
+    assert "this PDF is already being e-mailed: its page says when it has gone" in response.content.decode()
+    response = as_alice.post(f"/runs/{this_quarter.pk}/summary/email")
+    assert response.status_code == 409 and response.json()["detail"].startswith("this PDF is already being e-mailed")
+    assert SummaryEmail.objects.count() == 1
+
+
+def test_members_may_ask_for_so_many_mailings_an_hour(settings, as_alice, recipients, this_quarter):
+    settings.SUMMARY_EMAILS_PER_HOUR = 2
+    done_summary(this_quarter)
+    for _ in range(2):
+        assert as_alice.post(f"/runs/{this_quarter.pk}/summary/email").status_code == 202
+        SummaryEmail.objects.update(status="sent")
+
+    response = as_alice.post(f"/runs/{this_quarter.pk}/summary/email")
+
+    assert response.status_code == 409
+    assert response.json()["detail"] == ("your organisation's members have asked for 2 summary e-mails in the last "
+                                         "hour, the most allowed (SUMMARY_EMAILS_PER_HOUR = 2): try again later")
+    SummaryEmail.objects.update(created_at="2020-01-01T00:00:00Z")  # an hour later, the count starts again
+    assert as_alice.post(f"/runs/{this_quarter.pk}/summary/email").status_code == 202

@@ -20,12 +20,26 @@ def test_it_queues_a_summary_and_returns_to_the_run_page(alice_client, alice, th
     assert len(callbacks) == 1  # the task is sent once the row is committed, never before
 
 
-def test_exporting_again_makes_a_new_summary(alice_client, this_quarter):
+def test_exporting_again_makes_a_new_summary_once_the_last_is_done(alice_client, this_quarter):
     url = reverse("summary_create", args=[this_quarter.pk])
     alice_client.post(url)
+    this_quarter.summaries.update(status=Summary.Status.DONE)
     alice_client.post(url)
 
     assert this_quarter.summaries.count() == 2
+
+
+def test_an_export_while_one_is_queued_or_running_is_refused(alice_client, as_alice, this_quarter):
+    url = reverse("summary_create", args=[this_quarter.pk])
+    alice_client.post(url)
+
+    response = alice_client.post(url, follow=True)  # a double click
+    assert (f"an export of run {this_quarter.pk} is already queued: its PDF will appear on the run&#x27;s page when "
+            "it is ready") in html(response)
+    this_quarter.summaries.update(status=Summary.Status.RUNNING)
+    response = as_alice.post(f"/runs/{this_quarter.pk}/summary")
+    assert response.status_code == 409 and "is already running" in response.json()["detail"]
+    assert this_quarter.summaries.count() == 1
 
 
 def test_a_run_that_did_not_succeed_is_refused_with_a_message(alice_client, workload):
