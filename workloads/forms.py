@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 
 from workloads import pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
-from workloads.models.organisations import MAX_RECIPIENTS, parse_recipients, validate_recipients, validate_timezone
+from workloads.models.organisations import (MAX_RECIPIENTS, TIME_ZONES, parse_recipients, validate_recipients,
+                                            validate_timezone)
 from workloads.models.runs import STRATEGIES
 from workloads.targets import model_names
 
@@ -112,7 +111,9 @@ class _PriceForm(forms.ModelForm):
     unique_fields: tuple[str, ...] = ()
     effective_from = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
                                      help_text="the first day this price applies")
-    source = forms.CharField(max_length=500, help_text="where it comes from: a quote, an invoice, a web page")
+    # One-line fields, as the API's price schemas want them (workloads.rules), so either can save what the other made.
+    source = forms.CharField(max_length=500, validators=[_one_line],
+                             help_text="where it comes from: a quote, an invoice, a web page")
 
     def __init__(self, *args, organisation: Organisation, **kwargs):
         super().__init__(*args, **kwargs)
@@ -134,7 +135,8 @@ class _PriceForm(forms.ModelForm):
 
 class GpuPriceForm(_PriceForm):
     unique_fields = ("device_class",)
-    device_class = forms.CharField(max_length=50, help_text='how the device is named: "cpu", "H200", "A100"...')
+    device_class = forms.CharField(max_length=50, validators=[_one_line],
+                                   help_text='how the device is named: "cpu", "H200", "A100"...')
     per_hour = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4, label="Dollars per hour")
 
     class Meta:
@@ -147,8 +149,8 @@ class GpuPriceForm(_PriceForm):
 
 class ApiPriceForm(_PriceForm):
     unique_fields = ("provider", "model")
-    provider = forms.CharField(max_length=100)
-    model = forms.CharField(max_length=200, help_text="the model's name as the workload targets it")
+    provider = forms.CharField(max_length=100, validators=[_one_line])
+    model = forms.CharField(max_length=200, validators=[_one_line], help_text="the model's name as the workload targets it")
     input_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
                                         label="Dollars per million input tokens")
     output_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
@@ -177,7 +179,7 @@ class ScheduleForm(forms.ModelForm):
 class OrganisationForm(forms.ModelForm):
     # A select of the IANA names; the validator still refuses anything else posted.
     timezone = forms.CharField(max_length=64, validators=[validate_timezone], label="Time zone",
-                               widget=forms.Select(choices=[(z, z) for z in sorted(zoneinfo.available_timezones())]),
+                               widget=forms.Select(choices=[(z, z) for z in TIME_ZONES]),
                                help_text="scheduled comparisons fire at local hours, and quarters start on local dates")
     summary_recipients = forms.CharField(
         required=False, max_length=4000, validators=[validate_recipients], label="E-mail the PDF summaries to",

@@ -6,6 +6,8 @@ created through the API can be saved unchanged on the web (and the other way rou
 
 from __future__ import annotations
 
+import unicodedata
+
 from workloads.models import Organisation, Probe, Workload
 
 NAME_MAX = Workload._meta.get_field("name").max_length
@@ -15,16 +17,22 @@ EXPECTED_VOLUME_MAX = 10**9  # units of work a month: beyond any real workload, 
 QUESTION_MAX = 2_000  # a question goes into every model call of every strategy: a paragraph at most
 ANSWER_MAX = Probe._meta.get_field("answer").max_length
 
-ONE_LINE = "must be one line without control characters"
+ONE_LINE = "must be one line of visible text without control characters"
+
+# Embeddings, overrides and isolates reorder what a reader sees: "rtl\u202egnp.txt" shows as "rtltxt.png".
+_BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 def is_one_line(value: str) -> bool:
-    """No control characters, newlines and tabs included.
+    """No control characters (C0 and C1, newlines and tabs included), no line or paragraph separators,
+    no bidi controls, and, unless empty, at least one visible character (not only zero-width ones).
 
     Names, providers and answers are shown in <input>s, which drop newlines when the form is saved
     again; and an answer is scored after whitespace is collapsed, so a newline in one carries nothing.
     """
-    return not any(ord(c) < 32 or ord(c) == 127 for c in value)
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS for c in value):
+        return False
+    return not value or any(not c.isspace() and unicodedata.category(c) != "Cf" for c in value)
 
 
 def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:

@@ -40,7 +40,7 @@ BAD = [
     ({"question": "q" * 2001, "answer": "a"}, "question: String should have at most 2000 characters"),
     ({"question": "q?", "answer": "a" * 501}, "answer: String should have at most 500 characters"),
     ({"question": "q\x00?", "answer": "a"}, "question: must not contain NUL characters"),
-    ({"question": "q?", "answer": "two\nlines"}, "answer: must be one line without control characters"),
+    ({"question": "q?", "answer": "two\nlines"}, "answer: must be one line of visible text without control characters"),
     ({"question": ["q"], "answer": "a"}, "question: Input should be a valid string"),
     ({"question": "q?"}, "answer: Field required"),
     ({"question": "q?", "answer": "a", "kind": "trivia"},

@@ -5,7 +5,7 @@ import pytest
 from django import forms
 from django.urls import reverse
 
-from workloads.models import Probe, Workload
+from workloads.models import ApiPrice, GpuPrice, Probe, Workload
 
 from ..conftest import MODEL
 
@@ -31,6 +31,8 @@ def ids(values: list) -> list[str]:
 
 WORKLOAD_VALUES = [
     ("name", "x" * 200), ("name", "x" * 201), ("name", "nl\nname"), ("name", "tab\tname"),
+    ("name", "line\u2028separator"), ("name", "\u200b"), ("name", "c1\x97control"), ("name", "rtl\u202egnp.txt"),
+    ("name", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"),  # Persian needs its zero-width non-joiner
     ("api_provider", "two\nlines"),
     ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
     ("description", "x" * 10_000),
@@ -94,3 +96,26 @@ def test_a_workload_may_change_the_case_of_its_own_name_but_not_take_another(ali
     url = reverse("workload_edit", args=[other.pk])
     response = alice_client.post(url, as_a_browser_sends_it(alice_client.get(url)) | {"name": "supplier Contracts"})
     assert response.status_code == 400 and "already has a workload with this name" in response.content.decode()
+
+
+PRICE_VALUES = [
+    ("gpu", "device_class", "H\t200"), ("gpu", "source", "line 1\nline 2"), ("gpu", "source", "\u200b"),
+    ("api", "provider", "demo\x01api"), ("api", "model", "m\nx"), ("api", "source", "quote \u2029 2027"),
+    ("gpu", "device_class", "H200 NVL"), ("api", "source", "the vendor's price page, 3 Dec 2026"),
+]
+
+
+@pytest.mark.parametrize(("kind", "field", "value"), PRICE_VALUES, ids=[f"{k}.{f}={v!r}" for k, f, v in PRICE_VALUES])
+def test_a_price_entry_is_refused_or_saved_alike_on_the_web_and_through_the_api(as_alice, alice_client, kind, field,
+                                                                                value):
+    data = ({"device_class": "L4", "per_hour": "0.8"} if kind == "gpu" else
+            {"provider": "example-api", "model": MODEL, "input_per_mtok": "0.1", "output_per_mtok": "0.3"})
+    data |= {"effective_from": "2026-12-01", "source": "a quote"} | {field: value}
+    model = GpuPrice if kind == "gpu" else ApiPrice
+    web = alice_client.post(reverse(f"{kind}_price_create"), data)
+    web_saved = model.objects.count()
+    model.objects.all().delete()
+    api = as_alice.post(f"/prices/{kind}", data)
+
+    assert (web.status_code == 302, web_saved) == (api.status_code == 201, model.objects.count())
+    assert (api.status_code == 201) == (value in ("H200 NVL", "the vendor's price page, 3 Dec 2026"))

@@ -35,7 +35,7 @@ def test_it_rejects_empty_and_overlong_probes(alice_client, workload, probe):
         ({"question": "Why?", "answer": ""}, "This field is required."),
         ({"question": "Why?", "answer": "x" * 501}, "Ensure this value has at most 500 characters (it has 501)."),
         ({"question": "x" * 2001, "answer": "y"}, "Ensure this value has at most 2000 characters (it has 2001)."),
-        ({"question": "Why?", "answer": "two\nlines"}, "Must be one line without control characters."),
+        ({"question": "Why?", "answer": "two\nlines"}, "Must be one line of visible text without control characters."),
     ]:
         response = alice_client.post(reverse("probe_create", args=[workload.pk]), data)
         assert response.status_code == 400 and message in response.content.decode(), data

@@ -62,6 +62,7 @@ def test_it_saves_the_time_zone_and_moves_every_entry(alice_client, workload):
 def test_the_time_zone_page_offers_the_iana_names(alice_client, workload):
     page = alice_client.get(reverse("organisation_edit")).content.decode()
     assert '<option value="America/New_York" selected>' in page and '<option value="Europe/Berlin">' in page
+    assert 'value="localtime"' not in page and 'value="Factory"' not in page
 
 
 @pytest.mark.parametrize("value, message", [
@@ -69,6 +70,8 @@ def test_the_time_zone_page_offers_the_iana_names(alice_client, workload):
     ("", "This field is required."),
     ("<script>alert(1)</script>", "&#x27;&lt;script&gt;alert(1)&lt;/script&gt;&#x27; is not a time zone name"),
     ("Europe/" + "x" * 200, "Ensure this value has at most 64 characters"),
+    ("localtime", "&#x27;localtime&#x27; is not a time zone name"),  # the server's own zone, whatever it is
+    ("Factory", "&#x27;Factory&#x27; is not a time zone name"),
 ])
 def test_an_unknown_time_zone_is_refused_with_nothing_saved(alice_client, workload, value, message):
     task = workload.periodic_task
