@@ -150,7 +150,8 @@ class GpuPriceForm(_PriceForm):
 class ApiPriceForm(_PriceForm):
     unique_fields = ("provider", "model")
     provider = forms.CharField(max_length=100, validators=[_one_line])
-    model = forms.CharField(max_length=200, validators=[_one_line], help_text="the model's name as the workload targets it")
+    model = forms.CharField(max_length=200, validators=[_one_line],
+                            help_text="the model's name as the workload targets it")
     input_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
                                         label="Dollars per million input tokens")
     output_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
