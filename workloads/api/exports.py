@@ -10,10 +10,17 @@ from workloads.api.workloads import workload_of
 router = Router(tags=["exports"])
 
 
-def _file(content_type: str, description: str) -> dict:
-    # These return files, not a schema: say so in the OpenAPI document.
+def _file(content_type: str, description: str, schema: dict | None = None) -> dict:
+    # These return files (CSV text, or a JSON document to save): say so in the OpenAPI document.
     return {"responses": {200: {"description": description,
-                                "content": {content_type: {"schema": {"type": "string"}}}}}}
+                                "content": {content_type: {"schema": schema or {"type": "string"}}}}}}
+
+
+def _json_document(**parts: dict) -> dict:
+    return {"type": "object", "properties": parts, "required": list(parts)}
+
+
+_RECORD = {"type": "object"}  # a workload or run record: see workloads/exports.py
 
 
 @router.get("/runs/{run_id}/export.csv", response={200: None, **ERRORS},
@@ -27,7 +34,8 @@ def run_csv(request, run_id: int):
 @router.get("/runs/{run_id}/export.json", response={200: None, **ERRORS},
             summary="A run as JSON: its workload, settings, prices used, each strategy's results with unit costs, "
                     "each probe's answers, the changes since the previous period and the alerts",
-            openapi_extra=_file("application/json", "JSON: {workload, run}"))
+            openapi_extra=_file("application/json", "JSON: {workload, run}",
+                                _json_document(workload=_RECORD, run=_RECORD)))
 def run_json(request, run_id: int):
     run = run_of(request, run_id)
     return exports.download(exports.run_json(run), "application/json", f"run-{run.pk}.json")
@@ -35,7 +43,8 @@ def run_json(request, run_id: int):
 
 @router.get("/workloads/{workload_id}/history.json", response={200: None, **ERRORS},
             summary="A workload's history as JSON: the workload and every run, oldest first, without probe answers",
-            openapi_extra=_file("application/json", "JSON: {workload, runs}"))
+            openapi_extra=_file("application/json", "JSON: {workload, runs}",
+                                _json_document(workload=_RECORD, runs={"type": "array", "items": _RECORD})))
 def history_json(request, workload_id: int):
     workload = workload_of(request, workload_id)
     return exports.download(exports.history_json(workload), "application/json",

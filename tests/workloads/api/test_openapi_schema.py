@@ -60,3 +60,14 @@ def test_it_documents_the_upload_as_multipart_files(client, db):
 
     assert "multipart/form-data" in upload["requestBody"]["content"]
     assert set(upload["responses"]) >= {"202", "400", "401", "404"}
+
+
+def test_the_json_downloads_are_documented_as_json_objects(client, db):
+    paths = _schema(client)["paths"]
+
+    def body(path: str) -> dict:
+        return paths[path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+
+    assert body("/api/runs/{run_id}/export.json")["required"] == ["workload", "run"]
+    history = body("/api/workloads/{workload_id}/history.json")
+    assert history["type"] == "object" and history["properties"]["runs"]["type"] == "array"
