@@ -6,9 +6,13 @@ newest finished one is served. Rendering happens in the workloads.export_summary
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpResponse
+from django.utils import timezone
 from django.utils.text import slugify
 
 from workloads.models import ComparisonRun, Summary
@@ -17,8 +21,10 @@ from workloads.models import ComparisonRun, Summary
 def request_summary(run: ComparisonRun, user) -> Summary:
     """Queue a summary of a succeeded run; any other run is refused (it has nothing to summarise).
 
-    A person's request is refused while an export of the run is already queued or running: a
-    double click, or a script in a loop, must not fill the queue with copies of one PDF.
+    A person's request is refused while an export of the run, asked for in the last hour, is still
+    queued or running: a double click, or a script in a loop, must not fill the queue with copies of
+    one PDF. An older one has most likely lost its message (queued jobs are never swept) and no longer
+    stands in the way.
     """
     from workloads.tasks import export_summary
 
@@ -27,13 +33,18 @@ def request_summary(run: ComparisonRun, user) -> Summary:
     person = user if user and user.is_authenticated else None
     with transaction.atomic():
         ComparisonRun.objects.select_for_update().filter(pk=run.pk).exists()  # one request at a time per run
-        pending = run.summaries.filter(status__in=(Summary.Status.QUEUED, Summary.Status.RUNNING)).first()
+        pending = in_flight(run.summaries).first()
         if person is not None and pending is not None:
             raise ValidationError(f"an export of run {run.pk} is already {pending.status}: its PDF will appear on the "
                                   "run's page when it is ready")
         summary = Summary.objects.create(run=run, requested_by=person)
         export_summary.delay_on_commit(summary.pk)
     return summary
+
+
+def in_flight(jobs: QuerySet) -> QuerySet:
+    """Those of the jobs (summaries or their mailings) queued or running, asked for in the last hour."""
+    return jobs.filter(status__in=("queued", "running"), created_at__gte=timezone.now() - dt.timedelta(hours=1))
 
 
 def newest(run: ComparisonRun) -> Summary | None:

@@ -19,15 +19,16 @@ from django.utils import timezone
 
 from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
 from workloads.summary.decision import decision, monthly
-from workloads.summary.exports import filename
+from workloads.summary.exports import filename, in_flight
 
 
 def request_email(summary: Summary, user) -> SummaryEmail:
     """Queue the mailing of a finished summary to its organisation's recipients as they are now.
 
-    A person's request is refused while a mailing of the same PDF is still queued or being sent, and
-    past settings.SUMMARY_EMAILS_PER_HOUR mailings asked for by the organisation's members in the last
-    hour: a script in a loop must not flood the managers' inboxes.
+    A person's request is refused while a mailing of the same PDF, asked for in the last hour, is still
+    queued (its retries included) or being sent, and past settings.SUMMARY_EMAILS_PER_HOUR mailings asked
+    for by the organisation's members in the last hour: a script in a loop must not flood the managers'
+    inboxes.
     """
     from workloads.tasks import email_summary
 
@@ -48,7 +49,7 @@ def request_email(summary: Summary, user) -> SummaryEmail:
 
 
 def _check_rate(summary: Summary, organisation: Organisation) -> None:
-    if summary.emails.filter(status__in=(SummaryEmail.Status.QUEUED, SummaryEmail.Status.RUNNING)).exists():
+    if in_flight(summary.emails).exists():
         raise ValidationError("this PDF is already being e-mailed: its page says when it has gone")
     limit = settings.SUMMARY_EMAILS_PER_HOUR
     recent = SummaryEmail.objects.filter(summary__run__workload__organisation=organisation, requested_by__isnull=False,
