@@ -22,6 +22,7 @@ from engine.attention.layout import QueryLayout
 from engine.attention.reference import block_sparse_attention as reference_attention
 from engine.attention.selection import block_index
 from engine.backend_names import BACKENDS
+from engine.errors import EngineError
 
 TOLERANCE = {torch.float32: 1e-3, torch.bfloat16: 1e-2}
 
@@ -48,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seed is not None and not 0 <= args.seed < 1 << 64:  # what torch's generator holds
+        raise EngineError(f"--seed must be between 0 and {(1 << 64) - 1}, got {args.seed}")
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     generator = torch.Generator()
     if args.seed is None:

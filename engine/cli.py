@@ -51,6 +51,16 @@ def cmd_flops(args: argparse.Namespace) -> int:
     base = ledger.PRESET_ATTENTION.get(shape.name, AttentionConfig())
     if args.context < 1 or args.context > 1 << 30:
         raise EngineError(f"context must be between 1 and {1 << 30} tokens, got {args.context}")
+    shared = attention_config(args, "index_share", base)
+    # AttentionConfig accepts both, knowing no model; here they leave nothing to compare:
+    # with no top-k the indexer selects nothing, and with every layer dense the three
+    # modes are the same model.
+    if shared.topk < 1:
+        raise EngineError(f"top-k must be 1 token or more to compare the sparse modes, got {shared.topk}")
+    if shared.dense_layers >= shape.n_layers:
+        raise EngineError(
+            f"dense layers must be fewer than the model's {shape.n_layers} layers, got {shared.dense_layers}"
+        )
     modes = {}
     for mode in LEDGER_MODES:
         cfg = attention_config(args, mode, base)
@@ -67,7 +77,7 @@ def cmd_flops(args: argparse.Namespace) -> int:
         f"{a}/{b}": {k: modes[a][k] / modes[b][k] for k in ("flops_per_token", "flops_prefill")}
         for a, b in (("naive_sparse", "index_share"), ("dense", "index_share"), ("dense", "naive_sparse"))
     }
-    pays_from = ledger.index_share_pays_from(shape, attention_config(args, "index_share", base))
+    pays_from = ledger.index_share_pays_from(shape, shared)
     if args.json:
         report = {**modes, "ratios": ratios, "index_share_saves_10pct_from_tokens": pays_from}
         json.dump(
@@ -75,7 +85,7 @@ def cmd_flops(args: argparse.Namespace) -> int:
         )
         print()
         return 0
-    indexer = "learned (lightning)" if shape.learned_indexer else attention_config(args, "index_share", base).indexer
+    indexer = "learned (lightning)" if shape.learned_indexer else shared.indexer
     print(f"{shape.name} at {args.context:,} tokens, indexer: {indexer} ({shape.source})")
     print(f"{'mode':14} {'indexer layers':>14} {'FLOPs/token':>12} {'FLOPs prefill':>14} {'indexer share':>14}")
     for mode, row in modes.items():
@@ -254,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
 def _ledger_shape(args: argparse.Namespace):
     from engine import ledger
 
+    if args.model and args.preset != "model":
+        raise EngineError("--model is used only with --preset model: add --preset model")
     if args.preset == "model":
         if not args.model:
             raise EngineError("--preset model needs --model PATH")
@@ -292,9 +304,13 @@ def _write_json_atomically(path: Path, data: dict) -> None:
 
 def _read_text(path: str) -> str:
     p = Path(path)
+    if p.is_dir():
+        raise EngineError(f"prompt file {path} is a directory: name a text file")
     if not p.is_file():
-        raise EngineError(f"prompt file {path} does not exist")
+        raise EngineError(f"prompt file {path} {'is not a regular file' if p.exists() else 'does not exist'}")
     try:
         return p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise EngineError(f"prompt file {path} is not UTF-8 text") from exc
+    except OSError as exc:
+        raise EngineError(f"prompt file {path} cannot be read: {exc.strerror}") from exc

@@ -20,6 +20,7 @@ count, as MLPerf counts a result only at the reference accuracy.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import defaultdict
@@ -59,7 +60,8 @@ class Prices:
 
     def __post_init__(self) -> None:
         for name, value in vars(self).items():
-            if not isinstance(value, (int, float)) or value < 0 or value != value:
+            # Not NaN or infinity either: the report's costs and its JSON would carry them.
+            if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise EngineError(f"price {name.replace('_', ' ')} must be a number, 0 or more; got {value!r}")
 
 

@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shapes", default=DEFAULT_SHAPES, help=f"comma list of {', '.join(SHAPES)}")
     parser.add_argument("--dtype", default="bf16", choices=list(DTYPES))
     parser.add_argument("--backend", choices=["triton", "torch"], help="default: triton on CUDA, torch on the CPU")
-    parser.add_argument("--device", help="cuda or cpu (default: cuda when available)")
+    parser.add_argument("--device", help="cpu, cuda or cuda:N (default: cuda when available)")
     parser.add_argument("--group-size", type=int, default=AttentionConfig.group_size, help="layers per group")
     parser.add_argument("--block-size", type=int, default=AttentionConfig.block_size, help="tokens per block")
     parser.add_argument("--window", type=int, default=AttentionConfig.window, help="local window, tokens")

@@ -93,9 +93,7 @@ def parse_length(text: str) -> int:
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """Every option checked before anything is allocated or timed."""
-    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise EngineError("--device cuda: no CUDA device is visible")
+    device = _device(args.device)
     names = [n.strip() for n in args.shapes.split(",") if n.strip()]
     unknown = [n for n in names if n not in SHAPES]
     if not names or unknown:
@@ -107,7 +105,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         lengths = dict.fromkeys(names, given)
     else:
         lengths = {n: DEFAULT_LENGTHS[n] for n in names}
-    if args.budget_s <= 0:
+    if not args.budget_s > 0:  # NaN too: it would never stop the run
         raise EngineError(f"--budget-s must be positive, got {args.budget_s}")
     cfg = AttentionConfig(mode="index_share", dense_layers=0, group_size=args.group_size,
                           block_size=args.block_size, window=args.window, topk=args.topk, indexer=args.indexer)
@@ -126,6 +124,27 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
+def _device(name: str | None) -> torch.device:
+    """cpu, cuda or cuda:N of a visible GPU; None = cuda when available. Checked before anything is allocated."""
+    if name is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError:  # a name torch does not know, such as 'tpu' or 'cuda:x'
+        device = None
+    # The benchmark times real work: meta tensors hold no data, and other device types
+    # (mps, xpu, ...) have neither the SDPA flash kernel nor our Triton kernels.
+    if device is None or not (device.type == "cuda" or device == torch.device("cpu")):
+        raise EngineError(f"--device {name!r} is not a device the benchmark runs on; choose cpu, cuda or cuda:N")
+    if device.type == "cuda":
+        visible = torch.cuda.device_count()
+        if not visible:
+            raise EngineError(f"--device {name}: no CUDA device is visible")
+        if device.index is not None and device.index >= visible:
+            raise EngineError(f"--device {name}: only {visible} CUDA device(s) visible, cuda:0 to cuda:{visible - 1}")
+    return device
+
+
 def _writable(path: Path) -> Path:
     if path.is_dir() or not path.parent.is_dir() or not os.access(path.parent, os.W_OK):
         raise EngineError(f"cannot write {path}: it is a folder, or its folder does not exist or is not writable")
@@ -134,8 +153,11 @@ def _writable(path: Path) -> Path:
 
 def _readme_with_markers(path: Path) -> Path:
     if not path.is_file():
-        raise EngineError(f"--readme {path} does not exist")
-    text = path.read_text(encoding="utf-8")
+        raise EngineError(f"--readme {path} {'is a folder' if path.is_dir() else 'does not exist'}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise EngineError(f"--readme {path} is not UTF-8 text") from exc
     if text.count(MARK_START) != 1 or text.count(MARK_END) != 1 or text.index(MARK_START) > text.index(MARK_END):
         raise EngineError(f"--readme {path} needs one {MARK_START} line followed by one {MARK_END} line")
     return _writable(path)

@@ -15,6 +15,8 @@ import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,10 +139,12 @@ def load_model(
     folder, gguf_file, name = _locate(path)
     read_config(path)
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
-    tokenizer = AutoTokenizer.from_pretrained(folder, **kwargs)
-    model = AutoModelForCausalLM.from_pretrained(
-        folder, dtype=dtype, attn_implementation=hf_attention.register(), **kwargs
-    )
+    attn_implementation = hf_attention.register()
+    with _parsing(folder, gguf_file):
+        tokenizer = AutoTokenizer.from_pretrained(folder, **kwargs)
+        model = AutoModelForCausalLM.from_pretrained(
+            folder, dtype=dtype, attn_implementation=attn_implementation, **kwargs
+        )
     model.hf_quantizer = None  # GGUF: already dequantized; see provision_default_model
     model.to(device).eval()
     return LoadedModel(model=model, tokenizer=tokenizer, name=name)
@@ -149,16 +153,15 @@ def load_model(
 def load_tokenizer(path: str | os.PathLike | None = None):
     """The model's tokenizer alone (no weights), for counting tokens."""
     folder, gguf_file, _ = _locate(path)
-    return AutoTokenizer.from_pretrained(folder, **({"gguf_file": gguf_file} if gguf_file else {}))
+    with _parsing(folder, gguf_file):
+        return AutoTokenizer.from_pretrained(folder, **({"gguf_file": gguf_file} if gguf_file else {}))
 
 
 def read_config(path: str | os.PathLike | None = None) -> PretrainedConfig:
     """The model's config, checked to be a decoder the engine can run (no weights loaded)."""
     folder, gguf_file, _ = _locate(path)
-    try:
+    with _parsing(folder, gguf_file):
         config = AutoConfig.from_pretrained(folder, **({"gguf_file": gguf_file} if gguf_file else {}))
-    except (OSError, ValueError, KeyError) as exc:
-        raise EngineError(f"cannot read the model config in {folder}: {exc}") from exc
     model_type = getattr(config, "model_type", "?")
     if getattr(config, "is_encoder_decoder", False) or model_type not in SUPPORTED_MODEL_TYPES:
         raise EngineError(
@@ -183,6 +186,22 @@ def _locate(path: str | os.PathLike | None) -> tuple[Path, str | None, str]:
     if not (path / "config.json").is_file():
         raise EngineError(f"{path} has no config.json: not a Hugging Face model folder")
     return path, None, path.name
+
+
+@contextmanager
+def _parsing(folder: Path, gguf_file: str | None) -> Iterator[None]:
+    """Any failure to parse the user's model files is their bad input: EngineError naming the file."""
+    try:
+        yield
+    except (EngineError, MemoryError):
+        raise  # already worded for the user, or the machine's limit rather than the file
+    # Broad on purpose: on a truncated or fake file the GGUF, safetensors and tokenizer
+    # readers fail with whatever their parsing hits (struct.error, SafetensorError,
+    # IndexError, ValueError, ...), and no list of types covers them all.
+    except Exception as exc:
+        where = folder / gguf_file if gguf_file else folder
+        detail = next(iter(str(exc).strip().splitlines()), type(exc).__name__)  # one line for the CLI
+        raise EngineError(f"{where} is not a readable model: {detail}") from exc
 
 
 def _packaged_gguf() -> Path:

@@ -125,6 +125,35 @@ def test_it_rejects_a_readme_without_markers_before_measuring(tmp_path):
     assert not (tmp_path / "bench.json").exists()
 
 
+@pytest.mark.parametrize("device", ["tpu", "meta", "mps", "cpu:1", "cuda:x", ""])
+def test_it_rejects_a_device_it_cannot_time_on(tmp_path, device):
+    (tmp_path / "README.md").write_text(README)
+    with pytest.raises(EngineError, match="choose cpu, cuda or cuda:N"):
+        bench.run(bench_args(tmp_path, "--lengths", "1K", f"--device={device}"))
+    assert not (tmp_path / "bench.json").exists()
+
+
+def test_it_rejects_a_cuda_device_that_is_not_there(tmp_path):
+    (tmp_path / "README.md").write_text(README)
+    missing = torch.cuda.device_count()
+    with pytest.raises(EngineError, match=f"--device cuda:{missing}: "):
+        bench.run(bench_args(tmp_path, "--lengths", "1K", "--device", f"cuda:{missing}"))
+
+
+def test_it_rejects_a_readme_that_is_a_folder_or_not_text(tmp_path):
+    (tmp_path / "README.md").write_bytes(b"\xff\xfe" + README.encode())
+    with pytest.raises(EngineError, match="not UTF-8 text"):
+        bench.run(bench_args(tmp_path, "--lengths", "1K"))
+    with pytest.raises(EngineError, match="is a folder"):
+        bench.run(bench_args(tmp_path, "--lengths", "1K", "--readme", str(tmp_path)))
+
+
+def test_it_rejects_a_budget_that_is_not_a_number(tmp_path):
+    (tmp_path / "README.md").write_text(README)
+    with pytest.raises(EngineError, match="--budget-s must be positive, got nan"):
+        bench.run(bench_args(tmp_path, "--lengths", "1K", "--budget-s", "nan"))
+
+
 def test_a_failing_indexer_costs_its_lengths_but_not_the_run(tmp_path, monkeypatch):
     # An unattended GPU run: an indexer kernel that fails must still leave a report.
     def failing_scores(*args, **kwargs):

@@ -57,6 +57,12 @@ def test_it_rejects_a_chunk_larger_than_the_models_positions(capsys, files):
     assert code == 2 and "chunk size must be between 16 and 7936" in err
 
 
+@pytest.mark.parametrize("flag,value", [("--api-input-price", "inf"), ("--price-per-hour", "nan")])
+def test_it_rejects_a_price_that_is_not_a_finite_number(capsys, files, flag, value):
+    code, err = _compare(capsys, files, flag, value)
+    assert code == 2 and "must be a number, 0 or more" in err
+
+
 def test_it_rejects_an_overlap_as_large_as_the_chunk(capsys, files):
     code, err = _compare(capsys, files, "--chunk-tokens", "64", "--chunk-overlap", "64")
     assert code == 2 and "overlap must be at least 0 and smaller than the chunk size" in err
