@@ -119,6 +119,9 @@ UPLOAD_MAX_FILE_BYTES = env.int("UPLOAD_MAX_FILE_BYTES", default=20 * 2**20)
 ARCHIVE_MAX_MEMBERS = env.int("ARCHIVE_MAX_MEMBERS", default=5000)
 ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=200 * 2**20)
 WORKLOAD_MAX_TOKENS = env.int("WORKLOAD_MAX_TOKENS", default=1_000_000)
+# Each PDF or DOCX is read in a child process with at most this much memory (address space) and time.
+EXTRACTION_MAX_MEMORY_BYTES = env.int("EXTRACTION_MAX_MEMORY_BYTES", default=2**30)
+EXTRACTION_TIMEOUT_S = env.int("EXTRACTION_TIMEOUT_S", default=120)
 # Django's own request limits, sized so that our validators, not a bare 400, answer first.
 DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from workloads import pricing, schedules
 from workloads.extraction import Limits, extract_file
+from workloads.extraction.token_floor import TokenFloor
 from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, UploadItem, Workload
 from workloads.results import store_report
 from workloads.summary import mail
@@ -71,8 +72,12 @@ def extract_upload(upload_pk: int) -> None:
         return
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
     try:
-        documents, items = _extract(upload)
+        documents, items = _extract(upload)  # the slow part, without the lock below
         with transaction.atomic():
+            # Another worker may be saving an upload of the same workload: one at a time, each judged against
+            # the documents the other saved. (NO KEY: a new run or probe of the workload need not wait.)
+            Workload.objects.select_for_update(no_key=True).get(pk=upload.workload_id)
+            _admit(upload.workload, documents, items)
             for document, item in zip(documents, items, strict=True):
                 if document:
                     document.save()
@@ -86,24 +91,35 @@ def extract_upload(upload_pk: int) -> None:
         raise
 
 
+_NAME_TAKEN = "skipped: a document with this name is already in the workload"
+
+
 def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
+    """Documents to keep (None where skipped) and an item for each, judged against the workload as it is now.
+
+    Names taken and the token limit are checked here too, so that no time is spent on text that cannot be kept;
+    _admit checks them again under the workload's lock.
+    """
     workload = upload.workload
     tokenizer = _tokenizer(workload.target_model)
+    token_floor = TokenFloor(tokenizer)
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
-                    max_archive_bytes=settings.ARCHIVE_MAX_BYTES)
-    left = settings.WORKLOAD_MAX_TOKENS - (workload.documents.aggregate(t=Sum("tokens"))["t"] or 0)
-    names = set(workload.documents.values_list("name", flat=True))
+                    max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
+                    max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
+                    reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
+    names, left = _room(workload)
     documents, items = [], []
     for done, upload_file in enumerate(upload.files.all(), start=1):
         for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
             document, detail, tokens = None, e.detail, 0
             if e.kept and e.name in names:
-                detail = "skipped: a document with this name is already in the workload"
+                detail = _NAME_TAKEN
+            elif e.kept and (at_least := token_floor(e.text)) > left:
+                detail = _over_the_limit(f"at least {at_least:,}")
             elif e.kept:
                 tokens = len(tokenizer(e.text)["input_ids"])
                 if tokens > left:
-                    detail = (f"skipped: {tokens:,} tokens would pass the workload's limit of "
-                              f"{settings.WORKLOAD_MAX_TOKENS:,}")
+                    detail = _over_the_limit(f"{tokens:,}")
                 else:
                     left -= tokens
                     names.add(e.name)
@@ -115,6 +131,34 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
                                     tokens=tokens if document else 0))
         Upload.objects.filter(pk=upload.pk).update(files_done=done)
     return documents, items
+
+
+def _admit(workload: Workload, documents: list[Document | None], items: list[UploadItem]) -> None:
+    """Skip the documents that the workload, as saved now, has no room for: their name taken or too many tokens.
+
+    Called under the workload's lock: another upload may have been saved since _extract looked.
+    """
+    names, left = _room(workload)
+    for index, (document, item) in enumerate(zip(documents, items, strict=True)):
+        if document is None:
+            continue
+        if document.name not in names and document.tokens <= left:
+            names.add(document.name)
+            left -= document.tokens
+            continue
+        reason = _NAME_TAKEN if document.name in names else _over_the_limit(f"{document.tokens:,}")
+        item.kept, item.detail, item.tokens, documents[index] = False, reason, 0, None
+
+
+def _room(workload: Workload) -> tuple[set[str], int]:
+    """The names the workload's documents take, and how many tokens its limit leaves."""
+    names = set(workload.documents.values_list("name", flat=True))
+    left = settings.WORKLOAD_MAX_TOKENS - (workload.documents.aggregate(t=Sum("tokens"))["t"] or 0)
+    return names, left
+
+
+def _over_the_limit(tokens: str) -> str:
+    return f"skipped: {tokens} tokens would pass the workload's limit of {settings.WORKLOAD_MAX_TOKENS:,}"
 
 
 @shared_task(name="workloads.generate_probes")

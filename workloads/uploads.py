@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from workloads.extraction.datatypes import human_size
 from workloads.models import Upload, UploadFile, Workload
 
 
@@ -19,10 +20,16 @@ def validate_files(files: Sequence) -> None:
         raise ValidationError(f"{len(files)} files at once is more than the limit of {settings.UPLOAD_MAX_FILES}")
     for f in files:
         if f.size > settings.UPLOAD_MAX_FILE_BYTES:
-            raise ValidationError(f"{f.name} is {f.size / 2**20:.1f} MiB, more than the limit of "
-                                  f"{settings.UPLOAD_MAX_FILE_BYTES / 2**20:.0f} MiB per file")
+            raise ValidationError(f"{f.name} is {_over(f.size, settings.UPLOAD_MAX_FILE_BYTES)} per file")
         if f.size == 0:
             raise ValidationError(f"{f.name} is empty")
+
+
+def _over(size: int, limit: int) -> str:
+    """As "25.0 MiB, more than the limit of 20.0 MiB"; in bytes when both round alike, as one byte over does."""
+    if human_size(size) == human_size(limit):
+        return f"{size:,} bytes, more than the limit of {limit:,} bytes ({human_size(limit)})"
+    return f"{human_size(size)}, more than the limit of {human_size(limit)}"
 
 
 def accept_upload(workload: Workload, user, files: Sequence) -> Upload:

@@ -13,7 +13,7 @@ import zipfile
 
 from pathspec import GitIgnoreSpec
 
-from .datatypes import Extracted, Limits, Skip, human_size, skipped, too_large
+from .datatypes import Extracted, Limits, Skip, human_size, skipped, too_large, visible
 from .documents import extension, read_document
 
 NESTED_ARCHIVE_EXTENSIONS = frozenset({".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".jar", ".whl"})
@@ -94,7 +94,13 @@ class _MemberReader:
             self.ignores.add(posixpath.dirname(path), data.decode("utf-8", errors="replace"))
 
     def read(self, info: zipfile.ZipInfo, path: str | None) -> Extracted:
-        name = f"{self.archive_name}/{path or info.filename}"
+        entry = self._read(info, path)
+        if visible(info.filename) != info.filename:  # say why the name differs from the one in the archive
+            return dataclasses.replace(entry, detail=f"{entry.detail} (control characters removed from its name)")
+        return entry
+
+    def _read(self, info: zipfile.ZipInfo, path: str | None) -> Extracted:
+        name = f"{self.archive_name}/{path or visible(info.filename)}"
         reason = self._skip_reason(info, path)
         if reason:
             return skipped(name, path, info.file_size, reason)
@@ -215,9 +221,10 @@ def _is_directory(info: zipfile.ZipInfo) -> bool:
 def _safe_path(filename: str) -> str | None:
     """The member path with "/" separators, or None when it is absolute, has a drive letter or climbs out with "..".
 
-    Backslashes are read as separators (some Windows tools write them), so "..\\x" is caught like "../x".
+    Backslashes are read as separators (some Windows tools write them), so "..\\x" is caught like "../x". Control
+    characters are dropped first, as from every name we show, so that ".\\x01./x" is caught like "../x" too.
     """
-    path = filename.replace("\\", "/")
+    path = visible(filename).replace("\\", "/")
     if path.startswith("/") or _DRIVE_LETTER.match(path):
         return None
     parts = [part for part in path.split("/") if part not in ("", ".")]

@@ -1,6 +1,7 @@
 """What the caller passes in (limits) and gets back (one result per document)."""
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, fields
 
 # Document.name's max_length in the database (a test checks they agree). A ZIP member path may be 65,535 bytes
 # long; one name over the column's limit would fail the transaction that saves the whole upload.
@@ -12,12 +13,15 @@ class Limits:
     max_file_bytes: int  # one uploaded file, and one archive member once decompressed
     max_archive_members: int  # files (not directories) in one ZIP
     max_archive_bytes: int  # total decompressed size of one ZIP
+    # One PDF or DOCX is read in a child process with at most this much memory (address space) and time.
+    max_reader_memory_bytes: int = 2**30
+    reader_timeout_s: int = 120
 
     def __post_init__(self):
-        for field in ("max_file_bytes", "max_archive_members", "max_archive_bytes"):
-            value = getattr(self, field)
+        for field in fields(self):
+            value = getattr(self, field.name)
             if not isinstance(value, int) or value <= 0:
-                raise ValueError(f"Limits.{field} must be a positive int, got {value!r}")
+                raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ def kept(name: str, source_path: str | None, size_bytes: int, detail: str, text:
 
 
 def human_size(size: int) -> str:
+    if size >= 1024**3:
+        return f"{size / 1024**3:.1f} GiB"
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MiB"
     if size >= 1024:
@@ -62,3 +68,14 @@ def shorten(text: str, limit: int = MAX_NAME_LENGTH) -> str:
         return text
     head = (limit - 1) // 2
     return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+# Characters that are invisible or move text around on screen: C0 and C1 controls (a newline, an ANSI colour
+# escape), line and paragraph separators, and bidi embeddings, overrides and isolates ("rtl\u202egnp.txt" shows as
+# "rtltxt.png"). In a document name they could hide or fake its real ending on the pages and in the logs.
+_HIDDEN_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(name: str) -> str:
+    """name without the characters that could hide or fake what it says (dropped, not replaced)."""
+    return _HIDDEN_CHARACTERS.sub("", name)

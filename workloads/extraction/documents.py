@@ -3,7 +3,8 @@
 import posixpath
 
 from .datatypes import Extracted, Limits, Skip, kept, skipped, too_large
-from .formats import read_docx, read_json, read_jsonl, read_pdf
+from .formats import read_json, read_jsonl
+from .isolation import read_in_child
 from .text import decode_text
 
 # Read as text as is. Names without an extension (Makefile, Dockerfile, LICENSE, .env) are read as text too.
@@ -33,9 +34,9 @@ def _read(name: str, data: bytes, limits: Limits) -> tuple[str, str]:
         raise Skip(too_large(len(data), limits.max_file_bytes))
     suffix = extension(name)
     if suffix == ".pdf":
-        return read_pdf(data)
+        return read_in_child("PDF", data, limits)
     if suffix == ".docx":
-        text, detail = read_docx(data, limits)
+        text, detail = read_in_child("DOCX", data, limits)
     else:
         text, detail = _read_text(data, suffix)
     if not text.strip():

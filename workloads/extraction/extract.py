@@ -4,10 +4,8 @@ import dataclasses
 import re
 
 from .archives import read_zip
-from .datatypes import MAX_NAME_LENGTH, Extracted, Limits, shorten, skipped
+from .datatypes import MAX_NAME_LENGTH, Extracted, Limits, shorten, skipped, visible
 from .documents import extension, read_document
-
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def extract_file(name: str, data: bytes, limits: Limits) -> list[Extracted]:
@@ -24,7 +22,7 @@ def extract_file(name: str, data: bytes, limits: Limits) -> list[Extracted]:
 
 def base_name(name: str) -> str:
     """The last part of a user-supplied file name: browsers and clients may send a full Windows or POSIX path."""
-    base = _CONTROL_CHARACTERS.sub("", re.split(r"[\\/]", name)[-1]).strip()
+    base = visible(re.split(r"[\\/]", name)[-1]).strip()
     return base if base not in ("", ".", "..") else "unnamed"
 
 

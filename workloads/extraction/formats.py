@@ -12,6 +12,7 @@ import docx
 import pypdfium2
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml import etree
 
 from .datatypes import Limits, Skip, human_size
 from .text import normalise
@@ -26,9 +27,12 @@ def _plural(count: int, noun: str) -> str:
 
 
 def read_pdf(data: bytes) -> tuple[str, str]:
+    """Run in a child process with a memory cap (isolation.py); a MemoryError is left for it to report."""
     # pdfium is C code fed untrusted bytes: whatever it raises means the file is unusable, not that we have a bug.
     try:
         document = pypdfium2.PdfDocument(data)
+    except MemoryError:
+        raise
     except Exception as exc:
         reason = _pdfium_reason(exc)
         if "password" in reason.lower():
@@ -36,6 +40,8 @@ def read_pdf(data: bytes) -> tuple[str, str]:
         raise Skip(f"corrupt PDF: {reason}") from None
     try:
         pages = [_page_text(document, index) for index in range(len(document))]
+    except MemoryError:
+        raise
     except Exception as exc:
         raise Skip(f"corrupt PDF: {_pdfium_reason(exc)}") from None
     finally:
@@ -63,6 +69,7 @@ def _pdfium_reason(exc: Exception) -> str:
 
 
 def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
+    """Run in a child process with a memory cap (isolation.py); running out of memory raises MemoryError."""
     # A DOCX is a ZIP that python-docx unpacks into memory, so it gets the archive size limit against zip bombs.
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
@@ -75,7 +82,12 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
     # python-docx and lxml raise many exception types for malformed packages; all mean the same to the user.
     try:
         lines, paragraphs, tables = _docx_lines(docx.Document(io.BytesIO(data)))
+    except MemoryError:
+        raise
     except Exception as exc:
+        if isinstance(exc, etree.XMLSyntaxError) and exc.code == etree.ErrorTypes.ERR_NO_MEMORY:
+            # libxml2 reports a failed allocation as a syntax error ("unknown error"), not as corrupt XML.
+            raise MemoryError from exc
         raise Skip(f"corrupt DOCX: {exc or type(exc).__name__}") from None
     detail = f"DOCX, {_plural(paragraphs, 'paragraph')}"
     if tables:

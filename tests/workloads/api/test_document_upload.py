@@ -98,7 +98,7 @@ def test_it_refuses_a_file_over_the_size_limit(as_alice, workload):
     files = [_file("small.txt"), _file("big.txt", b"x" * (2**20 + 1))]
 
     assert _refused(as_alice, workload, files) == {
-        "detail": "big.txt is 1.0 MiB, more than the limit of 1 MiB per file"}
+        "detail": "big.txt is 1,048,577 bytes, more than the limit of 1,048,576 bytes (1.0 MiB) per file"}
 
 
 @override_settings(DATA_UPLOAD_MAX_NUMBER_FILES=2)

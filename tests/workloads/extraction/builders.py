@@ -1,8 +1,9 @@
-"""Fixtures built in code: small PDFs, DOCX files and ZIP archives."""
+"""Fixtures built in code: small PDFs, DOCX files and ZIP archives, and small files that unpack into huge ones."""
 
 import io
 import struct
 import zipfile
+import zlib
 
 import docx
 from fpdf import FPDF
@@ -38,6 +39,44 @@ def make_docx(paragraphs: list[str], table: list[list[str]] | None = None) -> by
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
+
+
+def make_pdf_bomb(unpacked_bytes: int) -> bytes:
+    """A one-page PDF whose one content stream, zlib-compressed, inflates to unpacked_bytes of text operators.
+
+    pdfium keeps an object per operator: 50 MB of them (a 146 KB file) take it about 700 MB.
+    """
+    operator = b"BT /F1 12 Tf 72 720 Td (Hello world) Tj ET\n"
+    chunk = operator * (2**20 // len(operator))
+    compressor = zlib.compressobj(9)
+    stream = b"".join(compressor.compress(chunk) for _ in range(unpacked_bytes // len(chunk))) + compressor.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+        b"/Contents 5 0 R >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
+    ]
+    pdf = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(pdf)
+    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    pdf += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(pdf)
+
+
+def make_docx_bomb(paragraphs: int) -> bytes:
+    """A Word document of that many short paragraphs: 600,000 make 34 MB of XML in a 140 KB file."""
+    body = b"<w:p><w:r><w:t>Lorem ipsum dolor sit amet</w:t></w:r></w:p>" * paragraphs
+    with zipfile.ZipFile(io.BytesIO(make_docx([]))) as template:
+        parts = {info.filename: template.read(info) for info in template.infolist()}
+    parts["word/document.xml"] = parts["word/document.xml"].replace(b"<w:body>", b"<w:body>" + body, 1)
+    return make_zip(parts)
 
 
 def make_zip(members: dict[str, bytes | str], compression: int = zipfile.ZIP_DEFLATED) -> bytes:

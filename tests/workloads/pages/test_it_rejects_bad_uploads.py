@@ -38,7 +38,7 @@ def test_it_rejects_too_many_files(alice_client, workload):
 def test_it_rejects_an_oversized_file(alice_client, workload):
     big = SimpleUploadedFile("scan.pdf", b"%PDF" + b"0" * 2**20)
     _assert_refused(_post(alice_client, workload, [*_files(1), big]),
-                    "scan.pdf is 1.0 MiB, more than the limit of 1 MiB")
+                    "scan.pdf is 1,048,580 bytes, more than the limit of 1,048,576 bytes (1.0 MiB)")
 
 
 @override_settings(UPLOAD_MAX_FILES=50, DATA_UPLOAD_MAX_NUMBER_FILES=2)
