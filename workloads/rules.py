@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from workloads.extraction.datatypes import HIDDEN_CHARACTERS
 from workloads.models import Organisation, Probe, Workload
 
 NAME_MAX = Workload._meta.get_field("name").max_length
@@ -19,9 +20,6 @@ ANSWER_MAX = Probe._meta.get_field("answer").max_length
 
 ONE_LINE = "must be one line of visible text without control characters"
 
-# Embeddings, overrides and isolates reorder what a reader sees: "rtl\u202egnp.txt" shows as "rtltxt.png".
-_BIDI_CONTROLS = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
-
 
 def is_one_line(value: str) -> bool:
     """No control characters (C0 and C1, newlines and tabs included), no line or paragraph separators,
@@ -30,7 +28,7 @@ def is_one_line(value: str) -> bool:
     Names, providers and answers are shown in <input>s, which drop newlines when the form is saved
     again; and an answer is scored after whitespace is collapsed, so a newline in one carries nothing.
     """
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS for c in value):
+    if HIDDEN_CHARACTERS.search(value):  # the characters stripped from uploaded files' names
         return False
     return not value or any(not c.isspace() and unicodedata.category(c) != "Cf" for c in value)
 

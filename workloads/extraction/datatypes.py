@@ -73,9 +73,9 @@ def shorten(text: str, limit: int = MAX_NAME_LENGTH) -> str:
 # Characters that are invisible or move text around on screen: C0 and C1 controls (a newline, an ANSI colour
 # escape), line and paragraph separators, and bidi embeddings, overrides and isolates ("rtl\u202egnp.txt" shows as
 # "rtltxt.png"). In a document name they could hide or fake its real ending on the pages and in the logs.
-_HIDDEN_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+HIDDEN_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(name: str) -> str:
     """name without the characters that could hide or fake what it says (dropped, not replaced)."""
-    return _HIDDEN_CHARACTERS.sub("", name)
+    return HIDDEN_CHARACTERS.sub("", name)
