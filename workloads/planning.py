@@ -15,6 +15,8 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
+from django.db.models import Sum
+
 from engine import ledger
 from engine.attention import AttentionConfig
 from engine.compare import ANSWER_TOKENS, FULL_MODES
@@ -60,6 +62,11 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     if shape.max_positions < LENGTHS[-1]:
         notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
                      "for a model of the same shape with a longer context.")
+    tokens = _documents_tokens(workload, run)
+    if tokens < LENGTHS[0]:
+        measured = f"run {run.pk}'s measured costs" if run else "a comparison's measured costs"
+        notes.append(f"The workload's documents hold {tokens:,} tokens, fewer than the {LENGTHS[0] // 1024}K this "
+                     f"projection starts at: at their own length, {measured} answer the question.")
     device = _device_dollars(workload, run, flops, notes, on)
     api = _api_dollars(workload, calls, notes, on)
     basis_costs = device or flops
@@ -67,6 +74,13 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     up_to = max(affordable) if affordable else None
     return Projection(LENGTHS, flops, device, api, up_to, _answer(workload, up_to, basis_costs, device is not None),
                       notes)
+
+
+def _documents_tokens(workload: Workload, run: ComparisonRun | None) -> int:
+    """Tokens of the documents the run read (as its report counted them), or of the workload's documents now."""
+    if run is not None and run.report and run.report.get("documents"):
+        return sum(d["tokens"] for d in run.report["documents"])
+    return workload.documents.aggregate(total=Sum("tokens"))["total"] or 0
 
 
 def _calls(strategy: str, n: int, run: ComparisonRun) -> list[tuple[str, int, int]]:

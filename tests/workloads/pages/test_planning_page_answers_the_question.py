@@ -56,3 +56,16 @@ def test_a_free_gpu_is_compared_in_flops_not_divided_by_zero(alice_client, workl
             "compared in ledger FLOPs.") in page
     assert "in ledger FLOPs" in project(workload).answer
     assert not [t["name"] for t in _figure(page)["data"] if "(device)" in t["name"]]  # no line of $0 device cost
+
+
+def test_it_says_when_the_workloads_documents_are_shorter_than_the_projection(workload, probe, prices):
+    the_report = standard_report(probe)
+    the_report["documents"] = [{"name": "a.txt", "tokens": 1_500}, {"name": "b.txt", "tokens": 600}]
+    run = make_run(workload, the_report)
+
+    assert (f"The workload's documents hold 2,100 tokens, fewer than the 32K this projection starts at: at their own "
+            f"length, run {run.pk}'s measured costs answer the question.") in project(workload).notes
+
+    the_report["documents"] = [{"name": "long.txt", "tokens": 40_000}]
+    make_run(workload, the_report)
+    assert not [note for note in project(workload).notes if "fewer than the 32K" in note]
