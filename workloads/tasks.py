@@ -335,8 +335,8 @@ MAIL_RETRY_DELAYS_S = (60, 300, 1800)
 def email_summary(self, email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went.
 
-    Each try goes to the addresses the mail server has not taken yet, so a retry reaches only those
-    refused or not reached before.
+    Each try goes to the addresses neither taken nor refused for good (5xx) yet: a retry reaches only
+    those told to try later (4xx) or not reached at all.
     """
     if not _claim(SummaryEmail, email_pk):
         log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
@@ -344,44 +344,57 @@ def email_summary(self, email_pk: int) -> None:
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
     try:
         refused = mail.send(email)
-    except OSError as exc:  # smtplib's errors too: all refused, unreachable, timed out, the server's answer
-        _mail_again_or_finish(self, email, f"the mail server did not take it: {exc}", _transient(exc), exc)
+    except OSError as exc:  # unreachable, timed out, or an answer to the whole mail (its sender, its data)
+        reason = f"the mail server did not take it: {exc}"
+        if _transient(exc):
+            _try_again(self, email, reason, exc)
+        _end_email(email, reason)
         return
     except Exception as exc:
         log.exception("summary e-mail %s failed", email_pk)
         _finish_email(email_pk, SummaryEmail.Status.FAILED, f"internal error: {exc}")
         raise
+    for_good = {address: answer for address, answer in refused.items() if answer[0] >= 500}
     took = [address for address in email.undelivered if address not in refused]
     email.delivered = "\n".join([*email.delivered_addresses, *took])
-    SummaryEmail.objects.filter(pk=email_pk).update(delivered=email.delivered)
-    if not refused:
-        _finish_email(email_pk, SummaryEmail.Status.SENT)
-        return
-    reason = "the mail server refused " + "; ".join(f"{address} ({code} {reply})"
-                                                    for address, (code, reply) in refused.items())
-    _mail_again_or_finish(self, email, reason, all(400 <= code < 500 for code, _ in refused.values()))
+    email.refused = "\n".join([*email.refused.splitlines(), *_refusals(for_good)])
+    SummaryEmail.objects.filter(pk=email_pk).update(delivered=email.delivered, refused=email.refused)
+    later = {address: answer for address, answer in refused.items() if address not in for_good}
+    reason = "the mail server said to try later: " + "; ".join(_refusals(later)) if later else ""
+    if later:
+        _try_again(self, email, reason)
+    _end_email(email, reason)
 
 
-def _mail_again_or_finish(task, email: SummaryEmail, reason: str, transient: bool, exc: Exception | None = None):
-    """Try a transient failure again later; otherwise end the sending: partial if anyone got the mail."""
-    attempt = task.request.retries
-    if transient and attempt < len(MAIL_RETRY_DELAYS_S):
-        delay = MAIL_RETRY_DELAYS_S[attempt]
-        # Queued again, so that the retry can claim it like the first delivery did.
-        SummaryEmail.objects.filter(pk=email.pk).update(status=SummaryEmail.Status.QUEUED,
-                                                        error=f"trying again in {delay} s: {reason}")
-        raise task.retry(countdown=delay, exc=exc)
-    status = SummaryEmail.Status.PARTIAL if email.delivered else SummaryEmail.Status.FAILED
-    _finish_email(email.pk, status, reason)
+def _refusals(answers: dict[str, tuple[int, str]]) -> list[str]:
+    return [f"{address} ({code} {reply})" for address, (code, reply) in answers.items()]
 
 
 def _transient(exc: OSError) -> bool:
-    """A connection that failed or a 4xx answer may pass later; a 5xx answer (no such user, refused) is final."""
-    if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        return all(400 <= code < 500 for code, _ in exc.recipients.values())
+    """A connection that failed or a 4xx answer may pass later; a 5xx answer is final."""
     if isinstance(exc, smtplib.SMTPResponseException):
         return 400 <= exc.smtp_code < 500
     return True
+
+
+def _try_again(task, email: SummaryEmail, reason: str, exc: Exception | None = None) -> None:
+    """Queue the mailing again for a later try, while tries remain (raising celery's Retry); else return."""
+    attempt = task.request.retries
+    if attempt >= len(MAIL_RETRY_DELAYS_S):
+        return
+    delay = MAIL_RETRY_DELAYS_S[attempt]
+    # Queued again, so that the retry can claim it like the first delivery did.
+    SummaryEmail.objects.filter(pk=email.pk).update(status=SummaryEmail.Status.QUEUED,
+                                                    error=f"trying again in {delay} s: {reason}")
+    raise task.retry(countdown=delay, exc=exc)
+
+
+def _end_email(email: SummaryEmail, reason: str) -> None:
+    """Sent to all, partly sent, or failed; the error names every refusal for good and the last reason."""
+    status = (SummaryEmail.Status.SENT if not email.missed
+              else SummaryEmail.Status.PARTIAL if email.delivered else SummaryEmail.Status.FAILED)
+    for_good = "the mail server refused " + "; ".join(email.refused.splitlines()) if email.refused else ""
+    _finish_email(email.pk, status, "; ".join(part for part in (for_good, reason) if part))
 
 
 def _finish_email(email_pk: int, status: str, error: str = "") -> None:

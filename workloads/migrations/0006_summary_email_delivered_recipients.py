@@ -21,6 +21,11 @@ class Migration(migrations.Migration):
             name='delivered',
             field=models.TextField(blank=True, help_text='those of the recipients the mail server took, one per line'),
         ),
+        migrations.AddField(
+            model_name='summaryemail',
+            name='refused',
+            field=models.TextField(blank=True, help_text='those it refused for good, one per line: address (its answer)'),
+        ),
         migrations.AlterField(
             model_name='summaryemail',
             name='status',

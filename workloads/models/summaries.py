@@ -48,8 +48,9 @@ class SummaryEmail(models.Model):
 
     The schedule's own export is sent on its own (requested_by is empty); a member can send any
     finished summary again. The addresses are kept as they were when it was queued. A server may
-    take some of them and refuse others: `delivered` keeps those it took, so that a later try
-    goes to the others only, and "partial" says that some never got it.
+    take some of them and refuse others: `delivered` keeps those it took and `refused` those it
+    refused for good (5xx), so that a later try goes only to those told to try later (4xx) or not
+    reached; "partial" says that some never got it.
     """
 
     class Status(models.TextChoices):
@@ -63,6 +64,7 @@ class SummaryEmail(models.Model):
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     recipients = models.TextField(help_text="one address per line")
     delivered = models.TextField(blank=True, help_text="those of the recipients the mail server took, one per line")
+    refused = models.TextField(blank=True, help_text="those it refused for good, one per line: address (its answer)")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -84,6 +86,17 @@ class SummaryEmail(models.Model):
         return self.delivered.splitlines()
 
     @property
-    def undelivered(self) -> list[str]:
+    def refused_addresses(self) -> list[str]:
+        return [line.split(" (", 1)[0] for line in self.refused.splitlines()]
+
+    @property
+    def missed(self) -> list[str]:
+        """The recipients who have not got it (yet)."""
         took = set(self.delivered_addresses)
         return [address for address in self.addresses if address not in took]
+
+    @property
+    def undelivered(self) -> list[str]:
+        """The recipients a try still goes to: not taken, and not refused for good."""
+        done = {*self.delivered_addresses, *self.refused_addresses}
+        return [address for address in self.addresses if address not in done]

@@ -8,6 +8,7 @@ workloads.email_summary task; this module queues it and writes the message.
 from __future__ import annotations
 
 import datetime as dt
+import smtplib
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -71,15 +72,18 @@ def newest(summary: Summary | None) -> SummaryEmail | None:
 
 
 def send(email: SummaryEmail) -> dict[str, tuple[int, str]]:
-    """Mail the addresses the server has not taken yet; return those it refused while taking others.
+    """Mail the addresses still to try; return those the server refused: {address: (SMTP code, its reply)}.
 
-    The refusals are {address: (SMTP code, the server's reply)}. When the server takes nobody,
-    smtplib's error (an OSError) is raised instead.
+    Any other failure (unreachable, timed out, the sender or the message refused) raises smtplib's
+    error, an OSError.
     """
     sent = message(email, email.undelivered)
-    sent.send()
-    # Only our SMTP backend (workloads.summary.smtp) reports refusals; the console backend refuses nobody.
-    refused = getattr(sent, "refused", {})
+    try:
+        sent.send()
+        # Only our SMTP backend (workloads.summary.smtp) reports refusals; the console backend refuses nobody.
+        refused = getattr(sent, "refused", {})
+    except smtplib.SMTPRecipientsRefused as exc:  # it refused every one of them
+        refused = exc.recipients
     as_sent = {sanitize_address(address, sent.encoding or settings.DEFAULT_CHARSET): address
                for address in sent.to}
     return {as_sent.get(address, address): (code, reply.decode(errors="replace"))
