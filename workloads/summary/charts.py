@@ -76,7 +76,7 @@ def unit_cost_this_and_last(content) -> Chart:
         ax.bar([x + 0.2 for x in xs], [row.result.unit_device_dollars for row in rows], width=0.4,
                color=[COLOURS.get(row.strategy, "#444444") for row in rows], label=content.run.period)
         fig.legend(frameon=False, loc="outside upper right", ncols=2)
-        notes += [f"{row.name} was not measured in {content.previous_period}."
+        notes += [f"{row.name} was not {'measured' if row.change is None else 'priced'} in {content.previous_period}."
                   for row, v in zip(rows, previous, strict=True) if v is None]
     else:
         ax.bar(list(xs), [row.result.unit_device_dollars for row in rows], width=0.5,
