@@ -71,7 +71,7 @@ def previous_period_run(run: ComparisonRun) -> ComparisonRun | None:
     """
     return (ComparisonRun.objects
             .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
-                    created_at__lt=periods.start_moment(run.workload, run.period_start))
+                    created_at__lt=periods.start_moment(run.period_start, run.time_zone))
             .order_by("-created_at", "-pk").first())
 
 
@@ -158,7 +158,7 @@ def _followers(run: ComparisonRun) -> list[ComparisonRun]:
     """Later periods' runs whose previous period's run is `run`, or may now be (it finished late)."""
     later = (ComparisonRun.objects
              .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
-                     period_start__gt=periods.local_date(run.workload, run.created_at))
+                     period_start__gt=run.day)
              # one compared with a newer run than `run` keeps it: `run` cannot be the latest before it
              .filter(Q(previous_run=None) | Q(previous_run__created_at__lte=run.created_at))
              .select_related("workload"))

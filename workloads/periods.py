@@ -23,9 +23,9 @@ def local_date(workload, when: dt.datetime) -> dt.date:
     return when.astimezone(zoneinfo.ZoneInfo(workload.organisation.timezone)).date()
 
 
-def start_moment(workload, day: dt.date) -> dt.datetime:
-    """Midnight at the start of `day` on the organisation's clock."""
-    return dt.datetime.combine(day, dt.time.min, tzinfo=zoneinfo.ZoneInfo(workload.organisation.timezone))
+def start_moment(day: dt.date, time_zone: str) -> dt.datetime:
+    """Midnight at the start of `day` in the time zone."""
+    return dt.datetime.combine(day, dt.time.min, tzinfo=zoneinfo.ZoneInfo(time_zone))
 
 
 def today(workload) -> dt.date:

@@ -49,7 +49,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     as_of a succeeded run, from that run at the prices in force on its date, so that exporting its
     summary again later neither reprices it nor swaps in a newer run's measurements."""
     run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
-    on = pricing.run_date(as_of) if as_of else periods.today(workload)
+    on = as_of.day if as_of else periods.today(workload)
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
                           group_size=basis.group_size, indexer=basis.indexer)

@@ -12,7 +12,6 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from workloads import periods
 from workloads.changes import record_changes
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation
 
@@ -54,16 +53,13 @@ def api_price(organisation: Organisation, provider: str, model: str, on: dt.date
     return entry
 
 
-def run_date(run: ComparisonRun) -> dt.date:
-    """The day the run was queued in its organisation's time zone: the day of its period, and of its prices."""
-    return periods.local_date(run.workload, run.created_at)
 
 
 def price_run(run: ComparisonRun) -> None:
     """(Re-)price every result of a finished run with the entries in force on the run's date,
     then record what changed since the previous period's run."""
     workload = run.workload
-    on = run_date(run)
+    on = run.day
     with transaction.atomic():
         results = list(run.results.select_for_update())
         try:

@@ -231,7 +231,7 @@ def _compare(run: ComparisonRun) -> dict:
     run.device, run.versions, run.units_of_work = device_name(lm.device), versions(), workload.units_of_work(documents)
     run.save(update_fields=["device", "versions", "units_of_work"])
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
-    on = pricing.run_date(run)
+    on = run.day
     gpu = pricing.gpu_price(workload.organisation, run.device, on)
     api = pricing.api_price(workload.organisation, workload.api_provider, run.model, on)
     work = Workload(

@@ -7,7 +7,6 @@ import pytest
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import make_run, standard_report  # noqa: F401
-from workloads import pricing
 from workloads.models import GpuPrice
 from workloads.summary.render import render_html
 
@@ -25,7 +24,7 @@ def new_york_run(workload, probe, prices, acme):
 
 def test_it_is_priced_with_the_entries_in_force_on_its_local_day(new_york_run, prices):
     assert new_york_run.period == "2026-Q1"
-    assert pricing.run_date(new_york_run) == dt.date(2026, 3, 31)
+    assert new_york_run.day == dt.date(2026, 3, 31)
     assert new_york_run.gpu_price == prices["cpu"]  # March's $0.10/h, not April's $0.20/h
 
 
@@ -37,3 +36,17 @@ def test_its_page_and_its_pdf_show_the_organisations_time(alice_client, new_york
     pdf_html = render_html(new_york_run)
     assert f"Run {new_york_run.pk} of 31 March 2026" in pdf_html
     assert "The entries in force on the run's date, 31 March 2026" in pdf_html
+
+
+def test_a_later_change_of_time_zone_leaves_the_run_on_its_day_and_its_prices(alice_client, new_york_run, prices):
+    organisation = new_york_run.workload.organisation
+    organisation.timezone = "Pacific/Kiritimati"  # already 1 April there, at any hour of 31 March in New York
+    organisation.save()
+    new_york_run.refresh_from_db()
+
+    assert new_york_run.day == dt.date(2026, 3, 31) and new_york_run.gpu_price == prices["cpu"]
+    pdf_html = render_html(new_york_run)
+    assert f"Run {new_york_run.pk} of 31 March 2026" in pdf_html
+    assert "The entries in force on the run's date, 31 March 2026" in pdf_html
+    # The projection prices the device as the run was priced: with March's entry, not April's.
+    assert "/h for cpu (from 2026-01-01" in pdf_html and "/h for cpu (from 2026-04-01" not in pdf_html

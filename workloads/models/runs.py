@@ -1,3 +1,6 @@
+import datetime as dt
+import zoneinfo
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -50,6 +53,9 @@ class ComparisonRun(models.Model):
     trigger = models.CharField(max_length=10, choices=Trigger.choices, default=Trigger.MANUAL)
     period = models.CharField(max_length=10, editable=False, help_text='"2027-Q1" for a quarter, "2027-01" for a month')
     period_start = models.DateField(editable=False, help_text="the first day of the period")
+    # The organisation's time zone when it was queued: a later change of zone must not move the run to
+    # another day, whose prices it was not charged at.
+    time_zone = models.CharField(max_length=64, editable=False, default="UTC")
 
     # How it went.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
@@ -93,7 +99,13 @@ class ComparisonRun(models.Model):
         if not self.period:  # the period of the day it is queued, fixed from then on
             period = period_of(self.workload, self.created_at or timezone.now())
             self.period, self.period_start = period.label, period.start
+            self.time_zone = self.workload.organisation.timezone
         super().save(*args, **kwargs)
+
+    @property
+    def day(self) -> dt.date:
+        """The day it was queued, on its organisation's clock then: the day of its period and of its prices."""
+        return self.created_at.astimezone(zoneinfo.ZoneInfo(self.time_zone)).date()
 
     @property
     def finished(self) -> bool:

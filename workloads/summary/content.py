@@ -111,6 +111,11 @@ class Content:
     def refused(self) -> list[StrategyRow]:
         return [row for row in self.strategies if row.result.refused]
 
+    @property
+    def from_nothing(self) -> bool:
+        """Whether a strategy's device time was priced at $0 in the previous period (its change reads "from $0")."""
+        return any(row.previous_cost == 0 or row.previous_unit_cost == 0 for row in self.ran)
+
 
 def gather(run: ComparisonRun) -> Content:
     from workloads.planning import project  # reads the engine's ledger (imports torch): only where a PDF is made
