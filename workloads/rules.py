@@ -30,7 +30,16 @@ def is_one_line(value: str) -> bool:
     """
     if HIDDEN_CHARACTERS.search(value):  # the characters stripped from uploaded files' names
         return False
-    return not value or any(not c.isspace() and unicodedata.category(c) != "Cf" for c in value)
+    return not value or any(_visible(c) for c in value)
+
+
+# Letters and symbols that draw nothing: Hangul fillers and the blank braille pattern.
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(c: str) -> bool:
+    """Not a space, a format character (zero-width), a mark on nothing (a lone accent) or a blank letter."""
+    return not c.isspace() and unicodedata.category(c) not in ("Cf", "Mn", "Me") and c not in _BLANKS
 
 
 def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:

@@ -32,6 +32,7 @@ def ids(values: list) -> list[str]:
 WORKLOAD_VALUES = [
     ("name", "x" * 200), ("name", "x" * 201), ("name", "nl\nname"), ("name", "tab\tname"),
     ("name", "line\u2028separator"), ("name", "\u200b"), ("name", "c1\x97control"), ("name", "rtl\u202egnp.txt"),
+    ("name", "\u3164"), ("name", "\u2800\u2800"), ("name", "\u0301"), ("name", "Cafe\u0301"),
     ("name", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"),  # Persian needs its zero-width non-joiner
     ("api_provider", "two\nlines"),
     ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
