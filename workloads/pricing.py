@@ -53,8 +53,6 @@ def api_price(organisation: Organisation, provider: str, model: str, on: dt.date
     return entry
 
 
-
-
 def price_run(run: ComparisonRun) -> None:
     """(Re-)price every result of a finished run with the entries in force on the run's date,
     then record what changed since the previous period's run."""
