@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from workloads.models import ComparisonRun, Summary
+from workloads.models.runs import UNFINISHED_STATUSES
 
 
 def request_summary(run: ComparisonRun, user) -> Summary:
@@ -44,7 +45,7 @@ def request_summary(run: ComparisonRun, user) -> Summary:
 
 def in_flight(jobs: QuerySet) -> QuerySet:
     """Those of the jobs (summaries or their mailings) queued or running, asked for in the last hour."""
-    return jobs.filter(status__in=("queued", "running"), created_at__gte=timezone.now() - dt.timedelta(hours=1))
+    return jobs.filter(status__in=UNFINISHED_STATUSES, created_at__gte=timezone.now() - dt.timedelta(hours=1))
 
 
 def newest(run: ComparisonRun) -> Summary | None:

@@ -21,8 +21,8 @@ TEMPLATE_DIR = Path(settings.BASE_DIR) / "templates" / "workloads" / "summary"
 
 
 def render_html(run: ComparisonRun) -> str:
-    # Dates as on the organisation's pages, in its time zone: the run's date is then its period's and its prices' day.
-    with timezone.override(zoneinfo.ZoneInfo(run.workload.organisation.timezone)):
+    # Times on the clock the run was dated by (its organisation's zone when it was queued), as its day is.
+    with timezone.override(zoneinfo.ZoneInfo(run.time_zone)):
         return render_to_string(TEMPLATE, {"c": gather(run)})
 
 
