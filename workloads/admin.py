@@ -48,5 +48,5 @@ class ScheduleEventAdmin(RecordAdmin):
 
 @admin.register(models.SummaryEmail)
 class SummaryEmailAdmin(RecordAdmin):
-    list_display = ("summary", "created_at", "requested_by", "status", "recipients", "delivered", "error")
+    list_display = ("summary", "created_at", "requested_by", "status", "recipients", "delivered", "refused", "error")
     list_filter = ("status",)
