@@ -28,6 +28,7 @@ longest dense run that was measured, labelled "ledger".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import time
 
@@ -38,7 +39,7 @@ from engine.attention.config import INDEXERS, AttentionConfig
 from engine.bench.flops import fill_dense_from_ledger, ledger_check, useful_sparse_flops
 from engine.bench.measure import bench_length
 from engine.bench.report import new_report, save
-from engine.bench.settings import DEFAULT_SHAPES, DTYPES, SHAPES, settings_from_args
+from engine.bench.settings import DEFAULT_SHAPES, DTYPES, SHAPES, Settings, settings_from_args
 from engine.bench.table import markdown, progress_line
 from engine.bench.targets import targets
 
@@ -67,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
+    # The tensors go to settings.device by name, but Triton launches its kernels on the current CUDA device, and
+    # CUDA events, do_bench's synchronize and empty_cache use that one too: on cuda:N it must be the current one.
+    with torch.cuda.device(settings.device) if settings.device.type == "cuda" else contextlib.nullcontext():
+        return _run(settings)
+
+
+def _run(settings: Settings) -> int:
     backend = resolve(settings.backend_name, settings.device)
     torch.manual_seed(0)
     report = new_report(settings, backend)

@@ -23,7 +23,10 @@ class Timing:
 
 
 def time_call(fn: Callable[[], object], device: torch.device, reps: Reps) -> Timing:
-    """Median milliseconds of fn on device, warm-up (compilation, autotuning, allocation) excluded."""
+    """Median milliseconds of fn on device, warm-up (compilation, autotuning, allocation) excluded.
+
+    A CUDA device must be the current one (bench.run makes it so): do_bench and the events time its current stream.
+    """
     fn()
     _sync(device)
     first = _once(fn, device)

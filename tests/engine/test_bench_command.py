@@ -140,6 +140,36 @@ def test_it_rejects_a_cuda_device_that_is_not_there(tmp_path):
         bench.run(bench_args(tmp_path, "--lengths", "1K", "--device", f"cuda:{missing}"))
 
 
+def test_it_makes_the_chosen_cuda_device_current_before_any_work(tmp_path, monkeypatch):
+    """Triton launches on the current CUDA device, whatever device its tensors are on, and CUDA events time the
+    current device's stream: --device cuda:1 must make cuda:1 current before the backend loads or anything is
+    allocated. Without a GPU only that choice can be checked: torch.cuda is told of two devices, and entering
+    the device context stops the run. That kernels then run on cuda:1 takes a machine with two GPUs."""
+    (tmp_path / "README.md").write_text(README)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    made_current = []
+
+    class Stop(Exception):
+        pass
+
+    class CurrentDevice:
+        def __init__(self, device):
+            made_current.append(device)
+
+        def __enter__(self):
+            raise Stop
+
+        def __exit__(self, *exc_info):
+            return False
+
+    monkeypatch.setattr(torch.cuda, "device", CurrentDevice)
+
+    with pytest.raises(Stop):
+        bench.run(bench_args(tmp_path, "--lengths", "1K", "--device", "cuda:1"))
+    assert made_current == [torch.device("cuda:1")]
+    assert not (tmp_path / "bench.json").exists()
+
+
 def test_it_rejects_a_readme_that_is_a_folder_or_not_text(tmp_path):
     (tmp_path / "README.md").write_bytes(b"\xff\xfe" + README.encode())
     with pytest.raises(EngineError, match="not UTF-8 text"):
