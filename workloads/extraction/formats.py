@@ -14,7 +14,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 from lxml import etree
 
-from .datatypes import Limits, Skip, human_size
+from .datatypes import Limits, Skip, human_size, visible
 from .text import normalise
 
 SPEAKER_KEYS = ("role", "speaker", "author", "from")
@@ -81,18 +81,62 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
         raise Skip(f"DOCX too large once unpacked: {human_size(unpacked)}, limit {limit}")
     # python-docx and lxml raise many exception types for malformed packages; all mean the same to the user.
     try:
-        lines, paragraphs, tables = _docx_lines(docx.Document(io.BytesIO(data)))
-    except MemoryError:
+        document = docx.Document(io.BytesIO(data))
+        _refuse_entities(document)
+        lines, paragraphs, tables = _docx_lines(document)
+    except (MemoryError, Skip):
         raise
-    except Exception as exc:
-        if isinstance(exc, etree.XMLSyntaxError) and exc.code == etree.ErrorTypes.ERR_NO_MEMORY:
+    except etree.XMLSyntaxError as exc:
+        if exc.code == etree.ErrorTypes.ERR_NO_MEMORY:
             # libxml2 reports a failed allocation as a syntax error ("unknown error"), not as corrupt XML.
             raise MemoryError from exc
+        raise Skip(f"corrupt DOCX: {_malformed_part(data, exc)}") from None
+    except Exception as exc:
         raise Skip(f"corrupt DOCX: {exc or type(exc).__name__}") from None
     detail = f"DOCX, {_plural(paragraphs, 'paragraph')}"
     if tables:
         detail += f", {_plural(tables, 'table')}"
     return normalise("\n".join(lines)), detail
+
+
+def _malformed_part(data: bytes, exc: etree.XMLSyntaxError) -> str:
+    """lxml's error with the part it is in: lxml knows only "<string>", and a DOCX has a dozen XML parts.
+
+    Only called once python-docx has failed, so a well-formed file is not parsed twice. The part is the one that
+    fails with the same error; an undefined entity (&nbsp; from an HTML converter) is named as such.
+    """
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        for info in package.infolist():
+            if not info.filename.endswith((".xml", ".rels")):
+                continue
+            try:
+                etree.fromstring(package.read(info), etree.XMLParser(resolve_entities=False))
+            except etree.XMLSyntaxError as error:
+                if error.msg == exc.msg:
+                    return f"{visible(info.filename)} is not well-formed XML: {_xml_reason(error)}"
+    return exc.msg or type(exc).__name__
+
+
+def _xml_reason(error: etree.XMLSyntaxError) -> str:
+    entity = re.match(r"Entity '([^']+)' not defined", error.msg)
+    if error.code == etree.ErrorTypes.ERR_UNDECLARED_ENTITY and entity:
+        line, column = error.position
+        return f"undefined entity &{entity.group(1)}; at line {line}, column {column}"
+    return error.msg
+
+
+def _refuse_entities(document) -> None:
+    """Refuse a main part that uses entities declared in its own DTD rather than lose their text.
+
+    python-docx parses with resolve_entities=False, so such an entity stays a node of its own, and a run's text
+    stops before it: "Price:&nbsp;12.50 net" would read "Price:". Office Open XML forbids DTDs in its parts
+    (ECMA-376 Part 2, M1.18) and Word never writes one; only hand-made or converted files have them.
+    """
+    entity = next(document.element.iter(etree.Entity), None)
+    if entity is not None:
+        part = document.part.partname.lstrip("/")
+        raise Skip(f"corrupt DOCX: {part} uses the entity {entity.text} (line {entity.sourceline}), declared in a "
+                   "DTD, which Word documents may not contain")
 
 
 def _docx_lines(document) -> tuple[list[str], int, int]:

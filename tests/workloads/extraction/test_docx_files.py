@@ -1,4 +1,6 @@
 import io
+import re
+import zipfile
 
 import docx
 
@@ -48,3 +50,59 @@ def test_it_skips_a_docx_with_only_empty_paragraphs():
     [entry] = extract_file("blank.docx", make_docx(["", "   "]), LIMITS)
 
     assert (entry.kept, entry.detail) == (False, "empty: no text")
+
+
+def with_part(data: bytes, name: str, edit) -> bytes:
+    """The DOCX with one part's XML passed through edit, as a hand-made or converted file might have it."""
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        parts = {info.filename: package.read(info) for info in package.infolist()}
+    parts[name] = edit(parts[name])
+    return make_zip(parts)
+
+
+DECLARATION = b"<?xml version='1.0' encoding='UTF-8' standalone='yes'?>\n"
+
+
+def test_it_refuses_an_undefined_entity_naming_the_part_and_the_entity():
+    data = with_part(make_docx(["Price: 12.50 net"]), "word/document.xml",
+                     lambda xml: xml.replace(b"Price: 12.50", b"Price:&nbsp;12.50"))
+
+    [entry] = extract_file("converted.docx", data, LIMITS)
+
+    assert not entry.kept
+    assert re.fullmatch(r"corrupt DOCX: word/document\.xml is not well-formed XML: "
+                        r"undefined entity &nbsp; at line 2, column \d+", entry.detail), entry.detail
+
+
+def test_it_names_the_part_that_is_not_well_formed_when_it_is_not_the_document():
+    data = with_part(make_docx(["Hello"]), "word/styles.xml", lambda xml: xml.replace(b"</w:styles>", b""))
+
+    [entry] = extract_file("broken.docx", data, LIMITS)
+
+    assert not entry.kept
+    assert entry.detail.startswith("corrupt DOCX: word/styles.xml is not well-formed XML: "), entry.detail
+
+
+def test_it_refuses_entities_declared_in_a_dtd_instead_of_dropping_their_text():
+    # python-docx keeps such an entity as a node of its own, and a run's text stops at it: this file used to be
+    # kept as "Price:", "12.50 net" lost without a word.
+    def declared(xml: bytes) -> bytes:
+        assert xml.startswith(DECLARATION)
+        body = xml[len(DECLARATION):].replace(b"Price: 12.50", b"Price:&nbsp;12.50")
+        return DECLARATION + b'<!DOCTYPE w:document [<!ENTITY nbsp "&#160;">]>\n' + body
+
+    [entry] = extract_file("converted.docx", with_part(make_docx(["Price: 12.50 net"]), "word/document.xml",
+                                                       declared), LIMITS)
+
+    assert (entry.kept, entry.text) == (False, None)
+    assert entry.detail == ("corrupt DOCX: word/document.xml uses the entity &nbsp; (line 3), declared in a DTD, "
+                            "which Word documents may not contain")
+
+
+def test_it_keeps_the_text_of_predefined_entities_and_character_references():
+    data = with_part(make_docx(["Price: 12.50 net"]), "word/document.xml",
+                     lambda xml: xml.replace(b"Price: 12.50", b"Price &amp; terms &lt;&#160;12.50"))
+
+    [entry] = extract_file("escaped.docx", data, LIMITS)
+
+    assert (entry.kept, entry.text) == (True, "Price & terms <\u00a012.50 net")
