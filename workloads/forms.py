@@ -18,9 +18,15 @@ def _one_line(value: str) -> None:
         raise forms.ValidationError(rules.ONE_LINE.capitalize() + ".")
 
 
+def _no_invisible(value: str) -> None:
+    # Two names that differ by an invisible character look the same on every page; the API refuses them too.
+    if found := rules.invisible_character(value):
+        raise forms.ValidationError(f"{rules.INVISIBLE.capitalize()} ({found}).")
+
+
 class WorkloadForm(forms.ModelForm):
     # Limits and rules from workloads.rules, shared with the API's WorkloadIn.
-    name = forms.CharField(max_length=rules.NAME_MAX, validators=[_one_line])
+    name = forms.CharField(max_length=rules.NAME_MAX, validators=[_one_line, _no_invisible])
     target_model = forms.ChoiceField(choices=(), help_text="the model every comparison of this workload runs")
     description = forms.CharField(required=False, max_length=rules.DESCRIPTION_MAX,
                                   widget=forms.Textarea(attrs={"rows": 3}))

@@ -6,6 +6,7 @@ created through the API can be saved unchanged on the web (and the other way rou
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from workloads.extraction.datatypes import HIDDEN_CHARACTERS
@@ -19,6 +20,7 @@ QUESTION_MAX = 2_000  # a question goes into every model call of every strategy:
 ANSWER_MAX = Probe._meta.get_field("answer").max_length
 
 ONE_LINE = "must be one line of visible text without control characters"
+INVISIBLE = "must not contain invisible characters"
 
 
 def is_one_line(value: str) -> bool:
@@ -42,13 +44,75 @@ def _visible(c: str) -> bool:
     return not c.isspace() and unicodedata.category(c) not in ("Cf", "Mn", "Me") and c not in _BLANKS
 
 
-def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:
-    """Whether another of the organisation's workloads has this name, ignoring case, as the database's
-    constraint does (this check gives the clear error; the constraint settles a race).
+# Marks that draw nothing themselves: the combining grapheme joiner and Khmer's two inherent vowels, which Unicode
+# says not to use. Variation selectors (below) are kept apart: they do change the character before them.
+_INVISIBLE_MARKS = frozenset("\u034f\u17b4\u17b5")
+_SELECTORS = re.compile(r"[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_SKIN_TONES = re.compile(r"[\U0001f3fb-\U0001f3ff]")
 
+
+def invisible_character(value: str) -> str | None:
+    """The first character of value that draws nothing where it stands, as "U+200B ZERO WIDTH SPACE"; or None.
+
+    For names, which must be told apart on sight: "Con\u200btracts" looks like "Contracts" on every page. Refused:
+    format characters (Cf: zero-width space, word joiner, BOM, soft hyphen, bidi marks and controls, tags), blank
+    letters, marks that draw nothing, and joiners and variation selectors where they change nothing.
+    """
+    for i, c in enumerate(value):
+        if c in (_ZWNJ, _ZWJ):
+            hidden = not _joins(value, i)
+        elif _SELECTORS.match(c):
+            hidden = not _selects(value, i)
+        else:
+            hidden = c in _BLANKS or c in _INVISIBLE_MARKS or unicodedata.category(c) == "Cf"
+        if hidden:
+            return f"U+{ord(c):04X} {unicodedata.name(c)}"  # every character tested here has a name
+    return None
+
+
+def _joins(value: str, i: int) -> bool:
+    """Whether the joiner at i changes how its neighbours are drawn (RFC 5892's CONTEXTJ, simplified, and emoji).
+
+    After a virama both do (Devanagari, Bengali, Sinhala...). ZWNJ between two letters of a caseless script:
+    Persian writes it inside words ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"); Latin, Greek and Cyrillic
+    letters have case (Lu, Ll), and there it changes next to nothing. Python has no joining types, so CJK and
+    Hebrew (Lo too) are let through: a small gap, accepted for a rule short enough to check. ZWJ between two
+    emoji makes one ("\U0001f469\u200d\U0001f4bb"). Leading, trailing and doubled joiners never qualify.
+    """
+    if i + 1 == len(value):
+        return False
+    if i > 0 and unicodedata.combining(value[i - 1]) == 9:  # canonical combining class 9: a virama
+        return True
+    before = i - 1
+    # Marks (Arabic vowels, an emoji's variation selector) and skin tones sit between a letter or emoji and a joiner.
+    while before >= 0 and (unicodedata.category(value[before]) in ("Mn", "Me") or _SKIN_TONES.match(value[before])):
+        before -= 1
+    wanted = "Lo" if value[i] == _ZWNJ else "So"
+    return before >= 0 and unicodedata.category(value[before]) == wanted == unicodedata.category(value[i + 1])
+
+
+def _selects(value: str, i: int) -> bool:
+    """Whether the variation selector at i picks a form of the character before it: an emoji's (\u2764\ufe0f), a CJK
+    ideograph's or a Mongolian letter's (So, Lo), or a keycap's (1\ufe0f\u20e3)."""
+    return i > 0 and (unicodedata.category(value[i - 1]) in ("So", "Lo") or value[i + 1:i + 2] == "\u20e3")
+
+
+def _folded(name: str) -> str:
+    """name as it reads: NFKC makes "\uff23ontracts" (fullwidth C) and "Contracts" one, casefold ignores case."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:
+    """Whether another of the organisation's workloads has a name that reads the same: equal once folded.
+
+    This check gives the clear error; the database's constraint, on lower(name), settles a race between two
+    requests whose names differ only in case. It compares in Python because SQLite (the embedded default)
+    has no NFKC and folds only ASCII case; an organisation has tens of workloads, not millions.
     `workload` is the one being edited: it may change the case of its own name.
     """
-    others = Workload.objects.filter(organisation=organisation, name__iexact=name)
+    others = Workload.objects.filter(organisation=organisation)
     if workload is not None and workload.pk is not None:
         others = others.exclude(pk=workload.pk)
-    return others.exists()
+    target = _folded(name)
+    return any(_folded(other) == target for other in others.values_list("name", flat=True))

@@ -24,6 +24,12 @@ def _single_line(value: str) -> str:
     return value
 
 
+def _no_invisible(value: str) -> str:
+    if found := rules.invisible_character(value):  # the web form refuses the same
+        raise ValueError(f"{rules.INVISIBLE} ({found})")
+    return value
+
+
 def _text(value: str) -> str:
     if "\x00" in value:
         raise ValueError("must not contain NUL characters")
@@ -53,7 +59,9 @@ class Input(Schema):
 
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
-    name: Line(rules.NAME_MAX) = Field(description="unique within your organisation", examples=["Supplier contracts"])
+    name: Annotated[Line(rules.NAME_MAX), AfterValidator(_no_invisible)] = Field(
+        description="unique within your organisation, ignoring case; no invisible characters",
+        examples=["Supplier contracts"])
     kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
     description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")
     expected_volume: int = Field(0, ge=0, le=rules.EXPECTED_VOLUME_MAX,

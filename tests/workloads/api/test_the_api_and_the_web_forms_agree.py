@@ -34,6 +34,13 @@ WORKLOAD_VALUES = [
     ("name", "line\u2028separator"), ("name", "\u200b"), ("name", "c1\x97control"), ("name", "rtl\u202egnp.txt"),
     ("name", "\u3164"), ("name", "\u2800\u2800"), ("name", "\u0301"), ("name", "Cafe\u0301"),
     ("name", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"),  # Persian needs its zero-width non-joiner
+    # Invisible characters inside a name, refused: each one looks like "Contracts" on the pages.
+    ("name", "Con\u200btracts"), ("name", "Con\u200ctracts"), ("name", "\u200dContracts"), ("name", "Con\u2060tracts"),
+    ("name", "\ufeffContracts"), ("name", "Con\u00adtracts"), ("name", "\u200fContracts"), ("name", "Contracts\ufe0f"),
+    ("name", "Con\u3164tracts"), ("name", "\u0645\u06cc\u200c\u200c\u062e\u0648\u0627\u0647\u0645"),  # doubled
+    # Joiners and selectors that change what is drawn, accepted: a Devanagari half form, emoji.
+    ("name", "\u0915\u094d\u200d\u0937"), ("name", "\U0001f469\u200d\U0001f4bb tickets"),
+    ("name", "\u2764\ufe0f Support"),
     ("api_provider", "two\nlines"),
     ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
     ("description", "x" * 10_000),

@@ -54,6 +54,15 @@ def test_it_refuses_a_name_already_used_in_the_organisation(as_alice, workload):
     assert Workload.objects.count() == 1
 
 
+@pytest.mark.parametrize("name", ["\uff33upplier contracts", "SUPPLIER\u00a0CONTRACTS", "Supplier \uff43ontracts"])
+def test_it_refuses_a_name_that_reads_like_one_already_used(as_alice, workload, name):
+    # Fullwidth letters and a no-break space are the same name once NFKC-normalised: the pages would show both alike.
+    response = as_alice.post("/workloads", VALID | {"name": name})
+
+    assert (response.status_code, response.json()) == (400, {"detail": f"a workload named {name!r} already exists"})
+    assert Workload.objects.count() == 1
+
+
 def test_it_allows_a_name_that_another_organisation_uses(as_charlie, workload):
     assert as_charlie.post("/workloads", VALID | {"name": workload.name}).status_code == 201
 
@@ -64,6 +73,9 @@ BAD = [
     ({"name": "x" * 201}, "name: String should have at most 200 characters"),
     ({"name": "two\nlines"}, "name: must be one line of visible text without control characters"),
     ({"name": "nul\x00byte"}, "name: must be one line of visible text without control characters"),
+    ({"name": "Con\u200btracts"}, "name: must not contain invisible characters (U+200B ZERO WIDTH SPACE)"),
+    ({"name": "Con\u200ctracts"}, "name: must not contain invisible characters (U+200C ZERO WIDTH NON-JOINER)"),
+    ({"name": "\ufeffContracts"}, "name: must not contain invisible characters (U+FEFF ZERO WIDTH NO-BREAK SPACE)"),
     ({"description": "nul\x00byte"}, "description: must not contain NUL characters"),
     ({"description": "x" * 5_001}, "description: String should have at most 5000 characters"),
     ({"name": 42}, "name: Input should be a valid string"),

@@ -25,6 +25,32 @@ def test_it_creates_a_workload_and_rejects_a_duplicate_name(alice_client, acme):
     assert Workload.objects.count() == 1
 
 
+def test_it_rejects_a_name_that_reads_like_one_already_used(alice_client, acme):
+    assert alice_client.post(reverse("workload_create"), FORM).status_code == 302
+
+    # A fullwidth S and a no-break space: NFKC makes this "Support tickets".
+    response = alice_client.post(reverse("workload_create"), {**FORM, "name": "\uff33upport\u00a0tickets"})
+
+    assert response.status_code == 400
+    assert "already has a workload with this name" in response.content.decode()
+    assert Workload.objects.count() == 1
+
+
+def test_it_rejects_a_name_with_an_invisible_character_inside(alice_client, acme):
+    response = alice_client.post(reverse("workload_create"), {**FORM, "name": "Support\u200b tickets"})
+
+    assert response.status_code == 400
+    assert "Must not contain invisible characters (U+200B ZERO WIDTH SPACE)." in response.content.decode()
+    assert not Workload.objects.exists()
+
+
+def test_it_keeps_the_zero_width_non_joiner_persian_writes_inside_words(alice_client, acme):
+    name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+    assert alice_client.post(reverse("workload_create"), {**FORM, "name": name}).status_code == 302
+    assert Workload.objects.get().name == name
+
+
 def test_another_organisation_may_use_the_same_name(alice_client, charlie_client):
     assert alice_client.post(reverse("workload_create"), FORM).status_code == 302
     assert charlie_client.post(reverse("workload_create"), FORM).status_code == 302
