@@ -1,26 +1,37 @@
-"""Who sees what: every query for a user's data starts from their organisation."""
+"""Who sees what and who changes what.
+
+Every query for a user's data starts from their organisation, and every view says which role its
+action needs: reading needs any membership, changing needs at least the member role (see Role).
+"""
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from workloads.models import ComparisonRun, Organisation, Workload
+from workloads.models import ComparisonRun, Organisation, Role, Workload
+from workloads.models.organisations import ROLE_DUTIES
 
 
-def organisation_of(user) -> Organisation:
-    """The user's organisation; a user without one may see nothing."""
+def organisation_of(user, needs: Role = Role.VIEWER) -> Organisation:
+    """The user's organisation if their role there allows what `needs` allows; 403 otherwise."""
     membership = getattr(user, "membership", None) if user.is_authenticated else None
     if membership is None:
         raise PermissionDenied("you are not a member of any organisation")
+    if not membership.may(needs):
+        needs = Role(needs)
+        raise PermissionDenied(
+            f"you are {Role(membership.role).one} in {membership.organisation.name}, and only "
+            f"{needs.label.lower()}s may do this ({needs.one} {ROLE_DUTIES[needs]}); ask one of its admins to "
+            "change your role")
     return membership.organisation
 
 
-def workload_for(user, pk: int) -> Workload:
+def workload_for(user, pk: int, needs: Role = Role.VIEWER) -> Workload:
     """The workload if it belongs to the user's organisation; 404 otherwise (its existence is not revealed)."""
-    return get_object_or_404(Workload, pk=pk, organisation=organisation_of(user))
+    return get_object_or_404(Workload, pk=pk, organisation=organisation_of(user, needs))
 
 
-def run_for(user, pk: int) -> ComparisonRun:
+def run_for(user, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
     return get_object_or_404(ComparisonRun.objects.select_related("workload"), pk=pk,
-                             workload__organisation=organisation_of(user))
+                             workload__organisation=organisation_of(user, needs))

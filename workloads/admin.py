@@ -2,8 +2,14 @@ from django.contrib import admin
 
 from workloads import models
 
-for model in (models.Organisation, models.Membership, models.Probe, models.GpuPrice, models.ApiPrice):
+for model in (models.Organisation, models.Probe, models.GpuPrice, models.ApiPrice):
     admin.site.register(model)
+
+
+@admin.register(models.Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("user", "organisation", "role")
+    list_filter = ("role", "organisation")
 
 
 @admin.register(models.ComparisonRun)

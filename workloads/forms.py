@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 
 from workloads import pricing, rules, runs
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Workload
-from workloads.models.organisations import (MAX_RECIPIENTS, TIME_ZONES, parse_recipients, validate_recipients,
-                                            validate_timezone)
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
+from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
+                                            validate_recipients, validate_timezone)
 from workloads.models.runs import STRATEGIES
 from workloads.targets import model_names
 
@@ -200,3 +201,22 @@ class OrganisationForm(forms.ModelForm):
 
     def clean_summary_recipients(self) -> str:
         return "\n".join(parse_recipients(self.cleaned_data["summary_recipients"]))
+
+
+def _role_field() -> forms.ChoiceField:
+    duties = "; ".join(f"{role.one} {duties}" for role, duties in ROLE_DUTIES.items())
+    return forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER, help_text=duties)
+
+
+class MemberForm(forms.ModelForm):
+    """A new member: the user's own validators check the username and the e-mail address."""
+
+    role = _role_field()
+
+    class Meta:
+        model = get_user_model()
+        fields = ["username", "email"]
+
+
+class RoleForm(forms.Form):
+    role = _role_field()

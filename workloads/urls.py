@@ -1,7 +1,7 @@
 from django.urls import path
 
-from workloads.views import (dashboard, exports, planning, prices, probes, runs, schedules, summaries, uploads,
-                             workload_pages)
+from workloads.views import (dashboard, exports, organisation, planning, prices, probes, runs, schedules, summaries,
+                             uploads, workload_pages)
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -16,7 +16,12 @@ urlpatterns = [
     # Schedules: when a workload's comparison fires, in the organisation's time zone
     path("workloads/<int:pk>/schedule/", schedules.schedule_edit, name="schedule_edit"),
     path("workloads/<int:pk>/schedule/fire/", schedules.schedule_fire, name="schedule_fire"),
-    path("organisation/", schedules.organisation_edit, name="organisation_edit"),
+    # The organisation: its time zone and recipients, and its members with their roles
+    path("organisation/", organisation.organisation_edit, name="organisation_edit"),
+    path("organisation/members/new/", organisation.member_add, name="member_add"),
+    path("organisation/members/<int:pk>/role/", organisation.member_role, name="member_role"),
+    path("organisation/members/<int:pk>/remove/", organisation.member_remove, name="member_remove"),
+    path("organisation/members/<int:pk>/link/", organisation.member_link, name="member_link"),
     # Uploads
     path("workloads/<int:pk>/upload/", uploads.upload_create, name="upload_create"),
     path("uploads/<int:pk>/", uploads.upload_detail, name="upload_detail"),

@@ -1,19 +1,20 @@
-"""Named actors for web-app tests: Alice and Bob share Acme; Charlie belongs to Globex and sees none of it."""
+"""Named actors for web-app tests: Alice (an admin), Bob (a member) and Vera (a viewer) share Acme; Charlie
+belongs to Globex and sees none of it."""
 
 import datetime as dt
 
 import pytest
 from django.contrib.auth.models import User
 
-from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Workload
+from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Role, Workload
 
 MODEL = "SmolLM2-135M-Instruct"
 PASSWORD = "correct horse battery staple"
 
 
-def _member(name: str, organisation: Organisation) -> User:
+def _member(name: str, organisation: Organisation, role: Role) -> User:
     user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
-    Membership.objects.create(user=user, organisation=organisation)
+    Membership.objects.create(user=user, organisation=organisation, role=role)
     return user
 
 
@@ -24,17 +25,22 @@ def acme(db):
 
 @pytest.fixture
 def alice(acme):
-    return _member("alice", acme)
+    return _member("alice", acme, Role.ADMIN)
 
 
 @pytest.fixture
 def bob(acme):
-    return _member("bob", acme)
+    return _member("bob", acme, Role.MEMBER)
+
+
+@pytest.fixture
+def vera(acme):
+    return _member("vera", acme, Role.VIEWER)
 
 
 @pytest.fixture
 def charlie(db):
-    return _member("charlie", Organisation.objects.create(name="Globex"))
+    return _member("charlie", Organisation.objects.create(name="Globex"), Role.ADMIN)
 
 
 @pytest.fixture

@@ -14,12 +14,14 @@ DESCRIPTION = """Compare chunked and full-context inference on your own document
 
 **Authentication**: every endpoint needs `Authorization: Bearer <token>`; make a token with
 `python manage.py createapitoken --user NAME --org ORG`. Everything is scoped to the token
-user's organisation.
+user's organisation, and their role there says what they may change: a viewer only reads (and
+exports PDF summaries), a member also uploads, adds probes, starts, cancels and re-prices runs and
+mails summaries, an admin also adds prices and deletes workloads.
 
 **Errors** are JSON, `{"detail": "<the first problem>"}`:
 400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or
-unknown token, 403 for a user without an organisation, 404 for anything not in your
-organisation, 409 for an action the object's state does not allow.
+unknown token, 403 for a user without an organisation or whose role does not allow the action,
+404 for anything not in your organisation, 409 for an action the object's state does not allow.
 """
 
 api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openapi_url="/openapi.json",

@@ -8,7 +8,7 @@ from workloads import pricing
 from workloads.access import organisation_of
 from workloads.api.errors import ERRORS
 from workloads.api.schemas import ApiPriceIn, ApiPriceOut, GpuPriceIn, GpuPriceOut
-from workloads.models import ApiPrice, GpuPrice
+from workloads.models import ApiPrice, GpuPrice, Role
 
 router = Router(tags=["prices"])
 
@@ -32,7 +32,7 @@ def list_gpu_prices(request):
 
 @router.post("/prices/gpu", response={201: GpuPriceOut, **ERRORS}, summary="Add a GPU price")
 def add_gpu_price(request, payload: GpuPriceIn):
-    organisation = organisation_of(request.auth)
+    organisation = organisation_of(request.auth, Role.ADMIN)
     values = payload.dict() | {"device_class": pricing.spelled_as_before(organisation, payload.device_class)}
     entry = _create(GpuPrice, organisation, values, ("device_class",),
                     f"a price for {values['device_class']!r}")
@@ -47,6 +47,6 @@ def list_api_prices(request):
 @router.post("/prices/api", response={201: ApiPriceOut, **ERRORS}, summary="Add an API price")
 def add_api_price(request, payload: ApiPriceIn):
     values = payload.dict()
-    entry = _create(ApiPrice, organisation_of(request.auth), values, ("provider", "model"),
+    entry = _create(ApiPrice, organisation_of(request.auth, Role.ADMIN), values, ("provider", "model"),
                     f"a price for {values['model']!r} from {values['provider']!r}")
     return Status(201, entry)

@@ -10,7 +10,7 @@ from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workloads import workload_of
 from workloads.exports import download, history_csv
-from workloads.models import ComparisonRun, GpuPrice, StrategyResult
+from workloads.models import ComparisonRun, GpuPrice, Role, StrategyResult
 from workloads.runs import SETTINGS, cancel_run, start_run
 
 router = Router(tags=["runs"])
@@ -58,16 +58,17 @@ def run_detail_out(run: ComparisonRun, answers: bool = False) -> dict:
     }
 
 
-def run_of(request, pk: int) -> ComparisonRun:
-    """The run if its workload is in the token user's organisation; 404 otherwise."""
+def run_of(request, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
+    """The run if its workload is in the token user's organisation and their role allows `needs`; 404 if it
+    is not theirs, 403 if their role does not allow it."""
     runs = ComparisonRun.objects.select_related("workload", "gpu_price", "api_price")
-    return get_object_or_404(runs, pk=pk, workload__organisation=organisation_of(request.auth))
+    return get_object_or_404(runs, pk=pk, workload__organisation=organisation_of(request.auth, needs))
 
 
 @router.post("/workloads/{workload_id}/runs", response={202: RunDetailOut, **ERRORS},
              summary="Queue a comparison of strategies on the workload's documents and probes as they are now")
 def start(request, workload_id: int, payload: RunIn | None = None):
-    workload = workload_of(request, workload_id)
+    workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else RunIn()  # no body at all: every default
     settings = payload.dict(exclude={"strategies"}, exclude_none=True)
     run = start_run(workload, request.auth, payload.strategies, **settings)
@@ -98,7 +99,7 @@ def get_run(request, run_id: int, answers: bool = Query(False, description="incl
 @router.post("/runs/{run_id}/cancel", response={200: RunOut, **ERRORS, **CONFLICT},
              summary="Cancel a queued or running run (409 once it has finished)")
 def cancel(request, run_id: int):
-    run = run_of(request, run_id)
+    run = run_of(request, run_id, Role.MEMBER)
     if not cancel_run(run):
         run.refresh_from_db(fields=["status"])
         raise HttpError(409, f"run {run.pk} has already finished: it is {run.status}")
@@ -109,7 +110,7 @@ def cancel(request, run_id: int):
 @router.post("/runs/{run_id}/reprice", response={200: RunDetailOut, **ERRORS, **CONFLICT},
              summary="Price a succeeded run again with the price book entries in force on its date")
 def reprice(request, run_id: int):
-    run = run_of(request, run_id)
+    run = run_of(request, run_id, Role.MEMBER)
     if run.status != ComparisonRun.Status.SUCCEEDED:
         raise HttpError(409, f"only a succeeded run can be priced; run {run.pk} is {run.status}")
     pricing.price_run(run)

@@ -6,6 +6,7 @@ from ninja.errors import HttpError
 
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.runs import run_of
+from workloads.models import Role
 from workloads.summary import exports, mail
 
 router = Router(tags=["summaries"])
@@ -49,7 +50,7 @@ def download(request, run_id: int):
              summary="E-mail the run's newest finished PDF summary to the organisation's recipients "
                      "(409 without a finished summary or without recipients)")
 def email(request, run_id: int):
-    summary = exports.newest_done(run_of(request, run_id))
+    summary = exports.newest_done(run_of(request, run_id, Role.MEMBER))
     if summary is None:
         raise HttpError(409, f"run {run_id} has no finished PDF summary to e-mail: POST /api/runs/{run_id}/summary "
                              "first")

@@ -14,7 +14,7 @@ from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
-from workloads.models import ComparisonRun, Document, Probe, Upload, Workload
+from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
 from workloads.rules import workload_name_taken
 from workloads.uploads import accept_upload
 
@@ -47,9 +47,10 @@ def workload_out(w: Workload) -> dict:
     }
 
 
-def workload_of(request, pk: int) -> Workload:
-    """The workload in the token user's organisation; 404 for anyone else's (its existence is not revealed)."""
-    return workload_for(request.auth, pk)
+def workload_of(request, pk: int, needs: Role = Role.VIEWER) -> Workload:
+    """The workload in the token user's organisation; 404 for anyone else's (its existence is not revealed),
+    403 if their role does not allow `needs`."""
+    return workload_for(request.auth, pk, needs)
 
 
 @router.get("/workloads", response={200: list[WorkloadOut], **ERRORS}, summary="List your organisation's workloads")
@@ -60,7 +61,7 @@ def list_workloads(request):
 
 @router.post("/workloads", response={201: WorkloadOut, **ERRORS}, summary="Create a workload")
 def create_workload(request, payload: WorkloadIn):
-    organisation = organisation_of(request.auth)
+    organisation = organisation_of(request.auth, Role.MEMBER)
     if workload_name_taken(organisation, payload.name):  # ignoring case, as the web form does
         raise HttpError(400, f"a workload named {payload.name!r} already exists")
     try:
@@ -84,7 +85,7 @@ def get_workload(request, workload_id: int):
                        "(409 while a run or upload of it is queued or running)")
 def delete_workload(request, workload_id: int):
     try:
-        deletion.delete_workload(workload_for(request.auth, workload_id))
+        deletion.delete_workload(workload_for(request.auth, workload_id, Role.ADMIN))
     except ValidationError as exc:
         raise HttpError(409, exc.messages[0]) from None
     return Status(204, None)
@@ -101,7 +102,7 @@ def list_documents(request, workload_id: int):
              summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
         None, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them")):
-    workload = workload_of(request, workload_id)
+    workload = workload_of(request, workload_id, Role.MEMBER)
     upload = accept_upload(workload, request.auth, files or [])
     return Status(202, {"id": upload.pk, "status": upload.status})
 
@@ -130,6 +131,6 @@ def list_probes(request, workload_id: int):
 @router.post("/workloads/{workload_id}/probes", response={201: ProbeOut, **ERRORS},
              summary="Add a probe: a question about the documents with a short expected answer")
 def add_probe(request, workload_id: int, payload: ProbeIn):
-    workload = workload_of(request, workload_id)
+    workload = workload_of(request, workload_id, Role.MEMBER)
     probe = Probe.objects.create(workload=workload, created_by=request.auth, **payload.dict())
     return Status(201, probe)

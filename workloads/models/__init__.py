@@ -1,6 +1,6 @@
 """The app's tables, one module per part of the domain."""
 
-from workloads.models.organisations import Membership, Organisation
+from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.schedules import ScheduleEvent
@@ -11,6 +11,6 @@ from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
-    "ProbeAnswer", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadItem",
-    "Workload",
+    "ProbeAnswer", "Role", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
+    "UploadItem", "Workload",
 ]

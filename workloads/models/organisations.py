@@ -54,10 +54,53 @@ class Organisation(models.Model):
         return parse_recipients(self.summary_recipients)
 
 
+class Role(models.TextChoices):
+    """What a member may do; each role may also do everything the roles before it may."""
+
+    # Managers who read the figures and take the PDF, without changing what they report on.
+    VIEWER = "viewer", "Viewer"
+    # The people who run the comparisons: documents, probes, runs, schedules, exports and mailings.
+    MEMBER = "member", "Member"
+    # Prices and recipients change every figure and who is told about them; members are who may see the data.
+    ADMIN = "admin", "Admin"
+
+    @property
+    def one(self) -> str:
+        """"a viewer", "an admin": for sentences."""
+        name = self.label.lower()
+        return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+ROLE_RANKS = {role: rank for rank, role in enumerate(Role)}
+
+ROLE_DUTIES = {
+    Role.VIEWER: "reads every page, exports PDF summaries and downloads them and the CSV and JSON exports, "
+                 "but changes nothing",
+    Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
+                 "and edits workloads and schedules",
+    Role.ADMIN: "also sets prices and re-prices all runs at once, sets the time zone and who gets the PDFs, "
+                "deletes workloads and manages the members",
+}
+
+
 class Membership(models.Model):
     # One organisation per user keeps every query a plain filter on request.user's organisation.
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership")
     organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.MEMBER)
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.organisation}"
+        return f"{self.user} in {self.organisation} ({self.get_role_display().lower()})"
+
+    def may(self, role: str) -> bool:
+        """Whether this member may do what the given role may."""
+        return ROLE_RANKS[Role(self.role)] >= ROLE_RANKS[Role(role)]
+
+    # For templates, which cannot pass arguments: whether to show the forms and buttons of each role.
+    @property
+    def may_change(self) -> bool:
+        return self.may(Role.MEMBER)
+
+    @property
+    def may_administer(self) -> bool:
+        return self.may(Role.ADMIN)

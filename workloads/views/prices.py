@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from workloads import access, pricing
 from workloads.forms import ApiPriceForm, GpuPriceForm
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Role
 
 ERRORS_SHOWN = 10
 
@@ -34,7 +34,7 @@ def price_book(request: HttpRequest) -> HttpResponse:
 
 
 def _add(request: HttpRequest, form_class, form_name: str) -> HttpResponse:
-    organisation = access.organisation_of(request.user)
+    organisation = access.organisation_of(request.user, Role.ADMIN)
     form = form_class(request.POST, organisation=organisation)
     if not form.is_valid():
         return _page(request, organisation, **{form_name: form}, status=400)
@@ -56,7 +56,7 @@ def api_price_create(request: HttpRequest) -> HttpResponse:
 
 
 def _delete(request: HttpRequest, model, pk: int) -> HttpResponse:
-    entry = get_object_or_404(model, pk=pk, organisation=access.organisation_of(request.user))
+    entry = get_object_or_404(model, pk=pk, organisation=access.organisation_of(request.user, Role.ADMIN))
     try:
         entry.delete()
     except ProtectedError:
@@ -83,7 +83,7 @@ def api_price_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def reprice_all(request: HttpRequest) -> HttpResponse:
     """Price every succeeded run of the organisation again, with the entries in force on each run's date."""
-    organisation = access.organisation_of(request.user)
+    organisation = access.organisation_of(request.user, Role.ADMIN)
     succeeded = (ComparisonRun.objects
                  .filter(workload__organisation=organisation, status=ComparisonRun.Status.SUCCEEDED)
                  .select_related("workload__organisation").order_by("created_at", "pk"))

@@ -10,11 +10,11 @@ from django.views.decorators.http import require_POST
 
 from workloads import access
 from workloads.forms import ProbeForm
-from workloads.models import Probe, Workload
+from workloads.models import Probe, Role, Workload
 
 
 def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
-    workload = access.workload_for(user, pk)
+    workload = access.workload_for(user, pk, Role.MEMBER)
     return workload, get_object_or_404(workload.probes, pk=probe_pk)
 
 
@@ -29,7 +29,7 @@ def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done:
 
 @login_required
 def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
     form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
     return _save_probe(request, workload, form, "Added the probe.")
@@ -56,7 +56,7 @@ def probe_delete(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
 def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
     from workloads.tasks import generate_probes  # as in workloads.runs: the task module loads only when used
 
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     if not workload.documents.exists():
         messages.error(request, "Upload documents first: probes are generated from them.")
         return redirect("workload_detail", pk=workload.pk)

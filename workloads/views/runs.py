@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from workloads import access, charts, exports, pricing, runs, schedules
 from workloads.forms import RunForm
-from workloads.models import ComparisonRun, StrategyResult
+from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import decision, monthly
 
 
@@ -41,7 +41,7 @@ def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
 
 @login_required
 def run_create(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = RunForm(request.POST) if request.method == "POST" else RunForm()
     if request.method == "POST" and form.is_valid():
         try:
@@ -97,7 +97,7 @@ def run_status(request: HttpRequest, pk: int) -> JsonResponse:
 @login_required
 @require_POST
 def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    run = access.run_for(request.user, pk)
+    run = access.run_for(request.user, pk, Role.MEMBER)
     if runs.cancel_run(run):
         messages.success(request, "Cancelled. A running comparison stops at its next step.")
     else:
@@ -108,7 +108,7 @@ def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
-    run = access.run_for(request.user, pk)
+    run = access.run_for(request.user, pk, Role.MEMBER)
     if run.status != ComparisonRun.Status.SUCCEEDED:
         messages.error(request, "Only a finished comparison can be priced.")
         return redirect("run_detail", pk=run.pk)

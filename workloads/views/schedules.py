@@ -1,4 +1,4 @@
-"""A workload's schedule and alert thresholds, firing a period again, and the organisation's time zone."""
+"""A workload's schedule and alert thresholds, and firing a period again."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from workloads import access, schedules
-from workloads.forms import OrganisationForm, ScheduleForm
+from workloads.forms import ScheduleForm
+from workloads.models import Role
 
 
 @login_required
 def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = ScheduleForm(request.POST if request.method == "POST" else None, instance=workload)
     if request.method == "POST" and form.is_valid():
         # Only the form's columns: a run started meanwhile may have saved new run settings.
@@ -30,7 +31,7 @@ def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def schedule_fire(request: HttpRequest, pk: int) -> HttpResponse:
     """Fire this period's schedule again, after its firing was skipped or its run failed or was cancelled."""
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     now = timezone.now()
     period = schedules.refirable_period(workload, now)
     if period is None:
@@ -43,17 +44,3 @@ def schedule_fire(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Queued run {event.run.pk} as {period}'s scheduled comparison.")
     return redirect("workload_detail", pk=workload.pk)
-
-
-@login_required
-def organisation_edit(request: HttpRequest) -> HttpResponse:
-    organisation = access.organisation_of(request.user)
-    form = OrganisationForm(request.POST if request.method == "POST" else None, instance=organisation)
-    if request.method == "POST" and form.is_valid():
-        form.save(commit=False).save(update_fields=OrganisationForm.Meta.fields)
-        who = ", ".join(organisation.recipients) or "nobody"
-        messages.success(request, f"Saved: {organisation.name}'s schedules now fire in {organisation.timezone}, "
-                                  f"and their PDF summaries are e-mailed to {who}.")
-        return redirect("organisation_edit")
-    return render(request, "workloads/organisation_form.html", {"organisation": organisation, "form": form},
-                  status=400 if form.is_bound else 200)

@@ -12,13 +12,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from workloads import access
-from workloads.models import Summary
+from workloads.models import Role, Summary
 from workloads.summary import exports, mail
 
 
 @login_required
 @require_POST
 def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
+    # Viewers too: a PDF of a run is another way of reading it, as its CSV is, and managers are who read it.
     run = access.run_for(request.user, pk)
     try:
         exports.request_summary(run, request.user)
@@ -33,7 +34,7 @@ def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
     """Mail the run's newest finished PDF to the organisation's recipients."""
-    run = access.run_for(request.user, pk)
+    run = access.run_for(request.user, pk, Role.MEMBER)
     summary = exports.newest_done(run)
     if summary is None:
         messages.error(request, "This run has no finished PDF summary to e-mail yet: export one first.")

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
 from workloads import access
-from workloads.models import Upload
+from workloads.models import Role, Upload
 from workloads.uploads import accept_upload
 
 
@@ -26,7 +26,7 @@ def _refused(request: HttpRequest, workload, errors: list[str]) -> HttpResponse:
 
 @login_required
 def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     if request.method != "POST":
         return render(request, "workloads/upload_form.html", {"workload": workload})
     # Django parses the body on first access and refuses some requests itself; answer those readably.

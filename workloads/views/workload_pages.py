@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from workloads import access, charts, deletion
 from workloads.forms import ProbeForm, RunForm, WorkloadForm
+from workloads.models import Role
 
 RECENT_UPLOADS = 5
 
@@ -33,14 +34,14 @@ def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, cont
 
 @login_required
 def workload_create(request: HttpRequest) -> HttpResponse:
-    organisation = access.organisation_of(request.user)
+    organisation = access.organisation_of(request.user, Role.MEMBER)
     form = WorkloadForm(request.POST if request.method == "POST" else None, organisation=organisation)
     return _save_workload(request, form, "workloads/workload_form.html", {"workload": None})
 
 
 @login_required
 def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = WorkloadForm(request.POST if request.method == "POST" else None, instance=workload,
                         organisation=workload.organisation)
     return _save_workload(request, form, "workloads/workload_form.html", {"workload": workload})
@@ -48,8 +49,8 @@ def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET asks to confirm, saying what goes with it; POST deletes."""
-    workload = access.workload_for(request.user, pk)
+    """GET asks to confirm, saying what goes with it; POST deletes (admins only: the history goes too)."""
+    workload = access.workload_for(request.user, pk, Role.ADMIN)
     if request.method == "POST":
         try:
             deletion.delete_workload(workload)
@@ -83,7 +84,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def document_delete(request: HttpRequest, pk: int, document_pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
     document = get_object_or_404(workload.documents.defer("text"), pk=document_pk)
     document.delete()
     messages.success(request, f"Deleted the document {document.name}. Finished comparisons keep their results.")

@@ -67,3 +67,19 @@ def test_it_refuses_empty_or_invalid_names(db, user, org):
         _token(user=user, org=org)
 
     assert not User.objects.exists() and not Organisation.objects.exists()
+
+
+def test_an_organisations_first_member_is_its_admin_and_later_ones_are_members(db):
+    _token(user="erin", org="Initech")
+    _token(user="frank", org="Initech")
+    _token(user="grace", org="Initech", role="viewer")
+    _token(user="erin", org="Initech", role="viewer")  # an existing member keeps their role
+
+    roles = dict(User.objects.values_list("username", "membership__role"))
+    assert roles == {"erin": "admin", "frank": "member", "grace": "viewer"}
+
+
+def test_it_refuses_an_unknown_role(db):
+    with pytest.raises(CommandError, match="invalid choice: 'owner'"):
+        call_command("createapitoken", "--user", "erin", "--org", "Initech", "--role", "owner", stdout=io.StringIO())
+    assert not User.objects.exists()

@@ -1,8 +1,10 @@
-"""`manage.py createapitoken --user NAME --org ORG`: a new API token for the user, printed once.
+"""`manage.py createapitoken --user NAME --org ORG [--role ROLE]`: a new API token for the user, printed once.
 
 Creates the organisation, the user (with an unusable password: the token is how it signs in)
-and the membership when missing. A user who already belongs to another organisation is refused:
-a user has one organisation, and a token must not move them.
+and the membership when missing. A new membership gets --role; without it, the first member of an
+organisation is its admin and later ones are members. An existing member keeps their role. A user
+who already belongs to another organisation is refused: a user has one organisation, and a token
+must not move them.
 """
 
 from django.contrib.auth import get_user_model
@@ -10,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from workloads.models import ApiToken, Membership, Organisation
+from workloads.models import ApiToken, Membership, Organisation, Role
 
 
 class Command(BaseCommand):
@@ -19,8 +21,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--user", required=True, help="username; created with an unusable password if missing")
         parser.add_argument("--org", required=True, help="organisation name; created if missing")
+        parser.add_argument("--role", choices=Role.values,
+                            help="for a new member (default: admin for an organisation's first member, else member)")
 
-    def handle(self, *args, user: str, org: str, **options):
+    def handle(self, *args, user: str, org: str, role: str | None, **options):
         username, org_name = user.strip(), org.strip()
         if not username or not org_name:
             raise CommandError("--user and --org must not be empty")
@@ -42,6 +46,8 @@ class Command(BaseCommand):
                     raise CommandError(f"cannot create user {username!r}: {'; '.join(exc.messages)}") from None
                 account.save()
             if membership is None:
-                Membership.objects.create(user=account, organisation=organisation)
+                first = not organisation.memberships.exists()
+                Membership.objects.create(user=account, organisation=organisation,
+                                          role=role or (Role.ADMIN if first else Role.MEMBER))
             token = ApiToken.issue(account)
         self.stdout.write(token)

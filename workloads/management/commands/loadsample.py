@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from engine.probes import load_probes
-from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Upload, Workload
+from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Role, Upload, Workload
 from workloads.runs import start_run
 from workloads.tasks import extract_upload
 from workloads.uploads import store_upload
@@ -42,7 +42,7 @@ class Command(BaseCommand):
             if created:
                 person.set_password(password)
                 person.save()
-            Membership.objects.get_or_create(user=person, defaults={"organisation": organisation})
+            Membership.objects.get_or_create(user=person, defaults={"organisation": organisation, "role": Role.ADMIN})
             for device_class, per_hour in GPU_PRICES.items():
                 GpuPrice.objects.get_or_create(organisation=organisation, device_class=device_class,
                                                effective_from=PRICES_FROM,
