@@ -1,11 +1,13 @@
 """Deleting a workload with all it holds: documents, probes, uploads, runs with their PDFs and mails, and its
-beat entry (signals.workload_deleted). Never from under a job at work on it: that job would fail half-way."""
+beat entry (signals.workload_deleted); or one run with its PDFs and mails. Never from under a job at work on
+it: that job would fail half-way."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from workloads import changes
 from workloads.models import ComparisonRun, Upload, Workload
 from workloads.models.runs import UNFINISHED_STATUSES
 
@@ -29,3 +31,25 @@ def delete_workload(workload: Workload) -> None:
             raise ValidationError(f"upload {upload.pk} is {upload.status}: wait for its extraction to finish "
                                   "before deleting the workload")
         workload.delete()
+
+
+def followers(run: ComparisonRun) -> list[ComparisonRun]:
+    """The runs compared with this one: deleting it makes each compare with the run before it instead."""
+    return list(ComparisonRun.objects.filter(previous_run=run).select_related("workload").order_by("created_at"))
+
+
+def delete_run(run: ComparisonRun) -> list[ComparisonRun]:
+    """Delete the run with its results, PDFs and mails, and compare its followers again; returns them.
+
+    Raises ValidationError while it is queued or running: its worker would write into a row that is gone.
+    """
+    with transaction.atomic():
+        locked = ComparisonRun.objects.select_for_update().get(pk=run.pk)
+        if locked.status in UNFINISHED_STATUSES:
+            raise ValidationError(f"run {run.pk} is {locked.status}: cancel it, or wait for it to finish, before "
+                                  "deleting it")
+        compared_with_it = followers(run)
+        locked.delete()  # their alerts against it go with it (Alert.previous_run cascades)
+        for follower in compared_with_it:
+            changes.record_changes(follower)
+    return compared_with_it

@@ -38,6 +38,7 @@ urlpatterns = [
     path("runs/<int:pk>/status.json", runs.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", runs.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/reprice/", runs.run_reprice, name="run_reprice"),
+    path("runs/<int:pk>/delete/", runs.run_delete, name="run_delete"),
     # The manager's PDF summary: export (again), follow the export, download the newest, e-mail it
     path("runs/<int:pk>/summary/", summaries.summary_create, name="summary_create"),
     path("runs/<int:pk>/summary.pdf", summaries.summary_download, name="summary_download"),

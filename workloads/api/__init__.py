@@ -16,7 +16,7 @@ DESCRIPTION = """Compare chunked and full-context inference on your own document
 `python manage.py createapitoken --user NAME --org ORG`. Everything is scoped to the token
 user's organisation, and their role there says what they may change: a viewer only reads (and
 exports PDF summaries), a member also uploads, adds probes, starts, cancels and re-prices runs and
-mails summaries, an admin also adds prices and deletes workloads.
+mails summaries, an admin also adds prices and deletes workloads and runs.
 
 **Errors** are JSON, `{"detail": "<the first problem>"}`:
 400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or

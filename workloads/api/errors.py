@@ -5,7 +5,7 @@
   Django's own request limits (too many files, too big a body: SuspiciousOperation), or by
   a malformed multipart body (MultiPartParserError).
 - 401: no token, or a token we do not know. 403: a token whose user has no organisation, or whose
-  role there does not allow the action (viewers change nothing; only admins add prices or delete workloads).
+  role there does not allow the action (viewers change nothing; only admins add prices or delete workloads and runs).
 - 404: no such object in the token user's organisation (another organisation's ids look the same).
 - 409: the object is in the wrong state for the action (e.g. cancelling a finished run).
 """

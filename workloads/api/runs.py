@@ -1,10 +1,11 @@
-"""Comparison runs: start, follow, cancel, re-price, and export as CSV."""
+"""Comparison runs: start, follow, cancel, re-price, delete, and export as CSV."""
 
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from workloads import pricing
+from workloads import deletion, pricing
 from workloads.access import organisation_of
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
@@ -115,3 +116,14 @@ def reprice(request, run_id: int):
         raise HttpError(409, f"only a succeeded run can be priced; run {run.pk} is {run.status}")
     pricing.price_run(run)
     return run_detail_out(run_of(request, run.pk))
+
+
+@router.delete("/runs/{run_id}", response={204: None, **ERRORS, **CONFLICT},
+               summary="Delete a finished run with its results, PDF summaries and mails (admins; 409 while it is "
+                       "queued or running); the runs compared with it are compared with the run before it")
+def delete(request, run_id: int):
+    try:
+        deletion.delete_run(run_of(request, run_id, Role.ADMIN))
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from None
+    return Status(204, None)

@@ -79,7 +79,7 @@ ROLE_DUTIES = {
     Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
                  "and edits workloads and schedules",
     Role.ADMIN: "also sets prices and re-prices all runs at once, sets the time zone and who gets the PDFs, "
-                "deletes workloads and manages the members",
+                "deletes workloads and runs and manages the members",
 }
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access, charts, exports, pricing, runs, schedules
+from workloads import access, charts, deletion, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import decision, monthly
@@ -118,6 +118,25 @@ def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, "Priced with the price book entries in force on the run's date.")
     return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks to confirm, saying what goes and which runs are compared again; POST deletes (admins only)."""
+    run = access.run_for(request.user, pk, Role.ADMIN)
+    if request.method != "POST":
+        return render(request, "workloads/run_delete.html", {
+            "run": run, "workload": run.workload, "followers": deletion.followers(run),
+            "summaries": run.summaries.count(), "unfinished": not run.finished})
+    try:
+        compared_again = deletion.delete_run(run)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+        return redirect("run_detail", pk=run.pk)
+    again = "".join(f" Run {r.pk} is now compared with {f'run {r.previous_run_id}' if r.previous_run_id else 'no run'}."
+                    for r in compared_again)
+    messages.success(request, f"Deleted run {pk} with its results and PDF summaries.{again}")
+    return redirect("workload_detail", pk=run.workload_id)
 
 
 @login_required
