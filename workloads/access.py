@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from workloads.models import ComparisonRun, Organisation, Role, Workload
-from workloads.models.organisations import ROLE_DUTIES
+from workloads.models.organisations import ROLE_DUTIES, ROLE_RANKS
 
 
 def organisation_of(user, needs: Role = Role.VIEWER) -> Organisation:
@@ -20,10 +20,10 @@ def organisation_of(user, needs: Role = Role.VIEWER) -> Organisation:
         raise PermissionDenied("you are not a member of any organisation")
     if not membership.may(needs):
         needs = Role(needs)
+        allowed = " and ".join(f"{role.label.lower()}s" for role in Role if ROLE_RANKS[role] >= ROLE_RANKS[needs])
         raise PermissionDenied(
-            f"you are {Role(membership.role).one} in {membership.organisation.name}, and only "
-            f"{needs.label.lower()}s may do this ({needs.one} {ROLE_DUTIES[needs]}); ask one of its admins to "
-            "change your role")
+            f"you are {Role(membership.role).one} in {membership.organisation.name}, and only {allowed} may do "
+            f"this ({needs.one} {ROLE_DUTIES[needs]}); ask one of its admins to change your role")
     return membership.organisation
 
 

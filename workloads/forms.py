@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import ASCIIUsernameValidator
 
 from workloads import pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
@@ -203,15 +204,14 @@ class OrganisationForm(forms.ModelForm):
         return "\n".join(parse_recipients(self.cleaned_data["summary_recipients"]))
 
 
-def _role_field() -> forms.ChoiceField:
-    duties = "; ".join(f"{role.one} {duties}" for role, duties in ROLE_DUTIES.items())
-    return forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER, help_text=duties)
-
-
 class MemberForm(forms.ModelForm):
     """A new member: the user's own validators check the username and the e-mail address."""
 
-    role = _role_field()
+    # ASCII only: "аdmin" with a Cyrillic а would pass for "admin" on every page that names who did what.
+    username = forms.CharField(max_length=150, validators=[ASCIIUsernameValidator()],
+                               help_text="English letters, digits and @ . + - _ only")
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER, help_text="; ".join(
+        f"{role.one} {duties}" for role, duties in ROLE_DUTIES.items()))
 
     class Meta:
         model = get_user_model()
@@ -219,4 +219,4 @@ class MemberForm(forms.ModelForm):
 
 
 class RoleForm(forms.Form):
-    role = _role_field()
+    role = forms.ChoiceField(choices=Role.choices)

@@ -5,12 +5,18 @@ Everyone in the organisation reads it; only admins change it.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from workloads import access, members
@@ -20,7 +26,7 @@ from workloads.models.organisations import ROLE_DUTIES
 
 
 def _page(request: HttpRequest, organisation, *, form=None, member_form=None, status: int = 200) -> HttpResponse:
-    memberships = organisation.memberships.select_related("user").order_by("user__username")
+    memberships = organisation.memberships.select_related("user").order_by(Lower("user__username"))
     return render(request, "workloads/organisation_form.html", {
         "organisation": organisation,
         "form": form or OrganisationForm(instance=organisation),
@@ -31,6 +37,7 @@ def _page(request: HttpRequest, organisation, *, form=None, member_form=None, st
 
 
 @login_required
+@never_cache  # an admin's copy can hold a set-password link
 def organisation_edit(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, access.organisation_of(request.user))
@@ -60,14 +67,14 @@ def member_add(request: HttpRequest) -> HttpResponse:
     if membership is None:
         return _page(request, organisation, member_form=form, status=400)
     messages.success(request, f"Added {membership.user.get_username()} as {Role(membership.role).one}. "
-                              + _link_sentence(request, membership.user))
+                              + _link_sentence(membership.user))
     return redirect("organisation_edit")
 
 
-def _link_sentence(request: HttpRequest, user) -> str:
-    days = settings.PASSWORD_RESET_TIMEOUT // 86_400
-    link = request.build_absolute_uri(members.password_link(user))
-    return f"Send them this link to set their password; it works once, for {days} days: {link}"
+def _link_sentence(user) -> str:
+    now = timezone.now()
+    valid = timeuntil(now + dt.timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT), now)
+    return f"Send them this link to set their password; it works once, for {valid}: {members.password_link(user)}"
 
 
 def _membership(request: HttpRequest, pk: int) -> Membership:
@@ -117,8 +124,9 @@ def member_link(request: HttpRequest, pk: int) -> HttpResponse:
     Never for a member who has one: an admin could then sign in as them.
     """
     membership = _membership(request, pk)
-    if membership.user.has_usable_password():
-        messages.error(request, f"{membership.user.get_username()} has set a password already.")
-    else:
-        messages.success(request, _link_sentence(request, membership.user))
+    try:
+        members.manageable(membership)
+        messages.success(request, _link_sentence(membership.user))
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
     return redirect("organisation_edit")

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
+from workloads import members
 from workloads.models import ApiToken, Organisation
 
 from .conftest import Api
@@ -73,7 +74,9 @@ def test_an_organisations_first_member_is_its_admin_and_later_ones_are_members(d
     _token(user="erin", org="Initech")
     _token(user="frank", org="Initech")
     _token(user="grace", org="Initech", role="viewer")
-    _token(user="erin", org="Initech", role="viewer")  # an existing member keeps their role
+    _token(user="erin", org="Initech", role="admin")  # the role it has: a token, nothing else
+    with pytest.raises(CommandError, match="user 'erin' is an admin in 'Initech': an admin changes roles"):
+        _token(user="erin", org="Initech", role="viewer")
 
     roles = dict(User.objects.values_list("username", "membership__role"))
     assert roles == {"erin": "admin", "frank": "member", "grace": "viewer"}
@@ -83,3 +86,10 @@ def test_it_refuses_an_unknown_role(db):
     with pytest.raises(CommandError, match="invalid choice: 'owner'"):
         call_command("createapitoken", "--user", "erin", "--org", "Initech", "--role", "owner", stdout=io.StringIO())
     assert not User.objects.exists()
+
+
+def test_it_refuses_a_removed_user(alice, bob):
+    members.remove_member(bob.membership)
+    with pytest.raises(CommandError, match="user 'bob' was removed from its organisation and is deactivated"):
+        _token(user="bob", org="Acme")
+    assert not ApiToken.objects.filter(user=bob).exists()

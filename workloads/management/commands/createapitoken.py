@@ -2,9 +2,10 @@
 
 Creates the organisation, the user (with an unusable password: the token is how it signs in)
 and the membership when missing. A new membership gets --role; without it, the first member of an
-organisation is its admin and later ones are members. An existing member keeps their role. A user
-who already belongs to another organisation is refused: a user has one organisation, and a token
-must not move them.
+organisation is its admin and later ones are members. An existing member keeps their role (a
+different --role is refused: roles change on the Organisation page, where an organisation always keeps
+an admin), and a removed (deactivated) user is refused. A user who already belongs to another
+organisation is refused: a user has one organisation, and a token must not move them.
 """
 
 from django.contrib.auth import get_user_model
@@ -33,9 +34,15 @@ class Command(BaseCommand):
             account = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
             membership = (Membership.objects.filter(user=account).select_related("organisation").first()
                           if account else None)
+            if account is not None and not account.is_active:
+                raise CommandError(f"user {username!r} was removed from its organisation and is deactivated; "
+                                   "choose another username")
             if membership and membership.organisation.name != org_name:
                 raise CommandError(f"user {username!r} already belongs to the organisation "
                                    f"{membership.organisation.name!r}, not {org_name!r}; a user has one organisation")
+            if membership and role and membership.role != role:
+                raise CommandError(f"user {username!r} is {Role(membership.role).one} in {org_name!r}: an admin "
+                                   "changes roles on the Organisation page")
             organisation, _ = Organisation.objects.get_or_create(name=org_name)
             if account is None:
                 account = User(**{User.USERNAME_FIELD: username})
