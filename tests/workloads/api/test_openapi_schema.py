@@ -8,7 +8,7 @@ PATHS = {
     "/api/workloads/{workload_id}/probes": {"get", "post"},
     "/api/workloads/{workload_id}/runs": {"get", "post"},
     "/api/workloads/{workload_id}/runs.csv": {"get"},
-    "/api/runs/{run_id}": {"get"},
+    "/api/runs/{run_id}": {"get", "delete"},
     "/api/runs/{run_id}/cancel": {"post"},
     "/api/runs/{run_id}/reprice": {"post"},
     "/api/runs/{run_id}/summary": {"post"},
