@@ -12,6 +12,13 @@ MODEL = "SmolLM2-135M-Instruct"
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings):
+    """PBKDF2's million rounds take a quarter of a second a password on a CI core, and most tests create three or
+    four users: the tests need passwords checked, not passwords that resist a brute force."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _member(name: str, organisation: Organisation, role: Role) -> User:
     user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
     Membership.objects.create(user=user, organisation=organisation, role=role)
