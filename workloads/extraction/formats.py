@@ -1,4 +1,4 @@
-"""Readers for structured formats: PDF (pypdfium2), DOCX (python-docx) and JSON/JSONL chat transcripts.
+"""Readers for structured formats: PDF (pypdfium2), DOCX (python-docx and word.py) and JSON/JSONL chat transcripts.
 
 Each reader returns (text, detail) or raises Skip with a reason the user can understand.
 """
@@ -10,12 +10,11 @@ import zipfile
 
 import docx
 import pypdfium2
-from docx.table import Table
-from docx.text.paragraph import Paragraph
 from lxml import etree
 
 from .datatypes import Limits, Skip, human_size, visible
 from .text import normalise
+from .word import read_word
 
 SPEAKER_KEYS = ("role", "speaker", "author", "from")
 CONTENT_KEYS = ("content", "text", "message", "body")
@@ -81,9 +80,7 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
         raise Skip(f"DOCX too large once unpacked: {human_size(unpacked)}, limit {limit}")
     # python-docx and lxml raise many exception types for malformed packages; all mean the same to the user.
     try:
-        document = docx.Document(io.BytesIO(data))
-        _refuse_entities(document)
-        lines, paragraphs, tables = _docx_lines(document)
+        text = read_word(docx.Document(io.BytesIO(data)))
     except (MemoryError, Skip):
         raise
     except etree.XMLSyntaxError as exc:
@@ -93,10 +90,14 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
         raise Skip(f"corrupt DOCX: {_malformed_part(data, exc)}") from None
     except Exception as exc:
         raise Skip(f"corrupt DOCX: {exc or type(exc).__name__}") from None
-    detail = f"DOCX, {_plural(paragraphs, 'paragraph')}"
-    if tables:
-        detail += f", {_plural(tables, 'table')}"
-    return normalise("\n".join(lines)), detail
+    detail = f"DOCX, {_plural(text.paragraphs, 'paragraph')}"
+    if text.tables:
+        detail += f", {_plural(text.tables, 'table')}"
+    if text.notes:
+        detail += f", {_plural(text.notes, 'note')}"
+    if text.tracked_changes:
+        detail += ", tracked changes accepted"
+    return normalise("\n".join(text.lines)), detail
 
 
 def _malformed_part(data: bytes, exc: etree.XMLSyntaxError) -> str:
@@ -123,38 +124,6 @@ def _xml_reason(error: etree.XMLSyntaxError) -> str:
         line, column = error.position
         return f"undefined entity &{entity.group(1)}; at line {line}, column {column}"
     return error.msg
-
-
-def _refuse_entities(document) -> None:
-    """Refuse a main part that uses entities declared in its own DTD rather than lose their text.
-
-    python-docx parses with resolve_entities=False, so such an entity stays a node of its own, and a run's text
-    stops before it: "Price:&nbsp;12.50 net" would read "Price:". Office Open XML forbids DTDs in its parts
-    (ECMA-376 Part 2, M1.18) and Word never writes one; only hand-made or converted files have them.
-    """
-    entity = next(document.element.iter(etree.Entity), None)
-    if entity is not None:
-        part = document.part.partname.lstrip("/")
-        raise Skip(f"corrupt DOCX: {part} uses the entity {entity.text} (line {entity.sourceline}), declared in a "
-                   "DTD, which Word documents may not contain")
-
-
-def _docx_lines(document) -> tuple[list[str], int, int]:
-    lines, paragraphs, tables = [], 0, 0
-    for block in document.iter_inner_content():
-        if isinstance(block, Paragraph):
-            lines.append(block.text)
-            paragraphs += bool(block.text.strip())
-        elif isinstance(block, Table):
-            tables += 1
-            lines.extend(_table_row(row.cells) for row in block.rows)
-    return lines, paragraphs, tables
-
-
-def _table_row(cells) -> str:
-    # A horizontally merged cell is returned once per grid column it spans; show its text once.
-    unique = [cell for position, cell in enumerate(cells) if position == 0 or cell is not cells[position - 1]]
-    return " | ".join(cell.text.replace("\n", " ") for cell in unique)
 
 
 def read_json(text: str) -> tuple[str, str]:

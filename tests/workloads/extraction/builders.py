@@ -41,6 +41,38 @@ def make_docx(paragraphs: list[str], table: list[list[str]] | None = None) -> by
     return buffer.getvalue()
 
 
+_OFFICE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_WORD_ML = "application/vnd.openxmlformats-officedocument.wordprocessingml"
+# A part kind: its root element, relationship type and content type.
+_WORD_PARTS = {
+    "footnotes": ("w:footnotes", f"{_OFFICE}/footnotes", f"{_WORD_ML}.footnotes+xml"),
+    "endnotes": ("w:endnotes", f"{_OFFICE}/endnotes", f"{_WORD_ML}.endnotes+xml"),
+    "header": ("w:hdr", f"{_OFFICE}/header", f"{_WORD_ML}.header+xml"),
+    "footer": ("w:ftr", f"{_OFFICE}/footer", f"{_WORD_ML}.footer+xml"),
+}
+
+
+def make_word(body: str, parts: list[tuple[str, str]] = ()) -> bytes:
+    """A DOCX whose body is the given WordprocessingML, and more parts as (kind, inner XML), linked from the body.
+
+    The body may use the prefixes the document part declares: w, mc, wps, v and others.
+    """
+    with zipfile.ZipFile(io.BytesIO(make_docx([]))) as template:
+        members = {info.filename: template.read(info) for info in template.infolist()}
+    members["word/document.xml"] = members["word/document.xml"].replace(b"<w:body>", b"<w:body>" + body.encode(), 1)
+    for number, (kind, xml) in enumerate(parts, start=1):
+        root, reltype, content_type = _WORD_PARTS[kind]
+        name = f"{kind}{number}.xml"
+        members[f"word/{name}"] = (f'<{root} xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                                   f"{xml}</{root}>").encode()
+        members["word/_rels/document.xml.rels"] = members["word/_rels/document.xml.rels"].replace(
+            b"</Relationships>", f'<Relationship Id="rIdTest{number}" Type="{reltype}" Target="{name}"/>'
+                                 "</Relationships>".encode())
+        members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+            b"</Types>", f'<Override PartName="/word/{name}" ContentType="{content_type}"/></Types>'.encode())
+    return make_zip(members)
+
+
 def make_pdf_bomb(unpacked_bytes: int) -> bytes:
     """A one-page PDF whose one content stream, zlib-compressed, inflates to unpacked_bytes of text operators.
 
@@ -86,6 +118,14 @@ def make_zip(members: dict[str, bytes | str], compression: int = zipfile.ZIP_DEF
         for name, content in members.items():
             archive.writestr(zipfile.ZipInfo(name), content, compress_type=compression)
     return buffer.getvalue()
+
+
+def with_part(data: bytes, name: str, edit) -> bytes:
+    """The DOCX with one part's XML passed through edit, as a hand-made or converted file might have it."""
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        parts = {info.filename: package.read(info) for info in package.infolist()}
+    parts[name] = edit(parts[name])
+    return make_zip(parts)
 
 
 def make_zip_with_symlink(link: str, target: str) -> bytes:

@@ -1,12 +1,11 @@
 import io
 import re
-import zipfile
 
 import docx
 
 from workloads.extraction import extract_file
 
-from .builders import LIMITS, make_docx, make_zip
+from .builders import LIMITS, make_docx, make_zip, with_part
 
 
 def test_it_keeps_paragraphs_and_table_rows_in_document_order():
@@ -50,14 +49,6 @@ def test_it_skips_a_docx_with_only_empty_paragraphs():
     [entry] = extract_file("blank.docx", make_docx(["", "   "]), LIMITS)
 
     assert (entry.kept, entry.detail) == (False, "empty: no text")
-
-
-def with_part(data: bytes, name: str, edit) -> bytes:
-    """The DOCX with one part's XML passed through edit, as a hand-made or converted file might have it."""
-    with zipfile.ZipFile(io.BytesIO(data)) as package:
-        parts = {info.filename: package.read(info) for info in package.infolist()}
-    parts[name] = edit(parts[name])
-    return make_zip(parts)
 
 
 DECLARATION = b"<?xml version='1.0' encoding='UTF-8' standalone='yes'?>\n"

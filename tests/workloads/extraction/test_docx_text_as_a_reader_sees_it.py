@@ -1,0 +1,125 @@
+"""A Word document's text is what its reader sees: python-docx's paragraph text alone dropped each of these."""
+
+from workloads.extraction import extract_file
+
+from .builders import LIMITS, make_word, with_part
+
+
+def run(text: str) -> str:
+    return f"<w:r><w:t xml:space='preserve'>{text}</w:t></w:r>"
+
+
+def paragraph(*content: str) -> str:
+    return f"<w:p>{''.join(content)}</w:p>"
+
+
+def extract(body: str, parts: list[tuple[str, str]] = ()):
+    [entry] = extract_file("contract.docx", make_word(body, parts), LIMITS)
+    assert entry.kept, entry.detail
+    return entry
+
+
+def test_tracked_changes_are_read_accepted():
+    change = "w:id='{}' w:author='Counsel' w:date='2026-01-05T10:00:00Z'"
+    body = paragraph(run("The notice period is "),
+                     f"<w:del {change.format(1)}><w:r><w:delText>30 days</w:delText></w:r></w:del>",
+                     f"<w:ins {change.format(2)}>{run('90 days')}</w:ins>", run("."))
+    moved = (f"<w:moveFrom {change.format(3)}>{run('Governed by Ohio law.')}</w:moveFrom>"
+             f"<w:moveTo {change.format(4)}>{run('Governed by Delaware law.')}</w:moveTo>")
+
+    entry = extract(body + paragraph(moved))
+
+    assert entry.text == "The notice period is 90 days.\nGoverned by Delaware law."
+    assert entry.detail == "DOCX, 2 paragraphs, tracked changes accepted"
+
+
+def test_content_controls_and_fields_keep_their_text():
+    control = "<w:sdt><w:sdtPr><w:alias w:val='{}'/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>"
+    block = control.format("Parties", paragraph(run("Between Acme Ltd and Globex plc")))
+    inline = paragraph(run("Effective date: "), control.format("Date", run("1 March 2026")))
+    simple_field = paragraph(run("Printed "), f"<w:fldSimple w:instr='DATE'>{run('2026-03-01')}</w:fldSimple>")
+    complex_field = paragraph(run("Page "), "<w:r><w:fldChar w:fldCharType='begin'/></w:r>",
+                              "<w:r><w:instrText> PAGE </w:instrText></w:r>",
+                              "<w:r><w:fldChar w:fldCharType='separate'/></w:r>", run("4"),
+                              "<w:r><w:fldChar w:fldCharType='end'/></w:r>")
+
+    entry = extract(block + inline + simple_field + complex_field)
+
+    assert entry.text == "Between Acme Ltd and Globex plc\nEffective date: 1 March 2026\nPrinted 2026-03-01\nPage 4"
+    assert entry.detail == "DOCX, 4 paragraphs"
+
+
+def test_a_text_box_is_read_once_after_its_paragraph():
+    # Word writes a text box twice: a DrawingML shape, and a VML copy for readers that predate it.
+    box = paragraph(run("Liability is capped at $1M."))
+    shape = (f"<w:r><mc:AlternateContent><mc:Choice Requires='wps'><w:drawing><wps:txbx><w:txbxContent>{box}"
+             f"</w:txbxContent></wps:txbx></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox><w:txbxContent>"
+             f"{box}</w:txbxContent></v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+
+    entry = extract(paragraph(run("Summary"), shape) + paragraph(run("Terms follow.")))
+
+    assert entry.text == "Summary\nLiability is capped at $1M.\nTerms follow."
+
+
+def test_footnotes_and_endnotes_follow_the_text_numbered_as_it_refers_to_them():
+    def reference(kind: str, note_id: int) -> str:
+        return f"<w:r><w:{kind}Reference w:id='{note_id}'/></w:r>"
+
+    def notes(kind: str, texts: dict[int, str]) -> str:
+        separators = f"<w:{kind} w:type='separator' w:id='-1'>{paragraph('<w:r><w:separator/></w:r>')}</w:{kind}>"
+        return separators + "".join(f"<w:{kind} w:id='{note_id}'>{paragraph(f'<w:r><w:{kind}Ref/></w:r>', run(t))}"
+                                    f"</w:{kind}>" for note_id, t in texts.items())
+
+    # Note ids need not follow the page's order: the text's references number them.
+    body = (paragraph(run("Fees are fixed"), reference("footnote", 7), run(" for two years"), reference("footnote", 3))
+            + paragraph(run("See the schedule"), reference("endnote", 2)))
+    footnotes = notes("footnote", {3: "Renewal at list price.", 7: "Excluding VAT.", 9: "Never referred to."})
+
+    entry = extract(body, [("footnotes", footnotes), ("endnotes", notes("endnote", {2: "Schedule A, page 9."}))])
+
+    assert entry.text == ("Fees are fixed[1] for two years[2]\nSee the schedule[E1]\n"
+                          "Footnotes:\n[1] Excluding VAT.\n[2] Renewal at list price.\n"
+                          "Endnotes:\n[E1] Schedule A, page 9.")
+    assert entry.detail == "DOCX, 2 paragraphs, 3 notes"
+
+
+def test_each_distinct_header_and_footer_is_read_once():
+    confidential = paragraph(run("CONFIDENTIAL"))
+    parts = [("header", confidential), ("header", confidential), ("footer", paragraph(run("Acme Ltd, page 1"))),
+             ("footer", paragraph())]
+
+    entry = extract(paragraph(run("Terms.")), parts)
+
+    assert entry.text == "Terms.\nHeader: CONFIDENTIAL\nFooter: Acme Ltd, page 1"
+
+
+def test_table_cells_keep_nested_tables_and_rows_inside_content_controls():
+    def table(*rows: str) -> str:
+        return f"<w:tbl>{''.join(rows)}</w:tbl>"
+
+    def row(*cells: str) -> str:
+        return "<w:tr>" + "".join(f"<w:tc>{cell}</w:tc>" for cell in cells) + "</w:tr>"
+
+    nested = table(row(paragraph(run("Lamp")), paragraph(run("12.50"))))
+    desk = row(paragraph(run("Desk")), paragraph(run("80")))
+    repeating = f"<w:sdt><w:sdtPr/><w:sdtContent>{desk}</w:sdtContent></w:sdt>"  # a repeating section's row
+    outer = table(row(paragraph(run("Items")), nested + paragraph()), repeating)
+
+    entry = extract(outer)
+
+    assert entry.text == "Items | Lamp | 12.50\nDesk | 80"
+    assert entry.detail == "DOCX, 0 paragraphs, 2 tables"
+
+
+def test_an_entity_declared_in_a_notes_part_is_refused_naming_it():
+    body = paragraph(run("Fees"), "<w:r><w:footnoteReference w:id='1'/></w:r>")
+    data = make_word(body, [("footnotes", f"<w:footnote w:id='1'>{paragraph(run('Excluding VAT'))}</w:footnote>")])
+
+    def declared(xml: bytes) -> bytes:
+        return b'<!DOCTYPE w:footnotes [<!ENTITY nbsp "&#160;">]>\n' + xml.replace(b"g VAT", b"g&nbsp;VAT")
+
+    [entry] = extract_file("contract.docx", with_part(data, "word/footnotes1.xml", declared), LIMITS)
+
+    assert not entry.kept
+    assert entry.detail == ("corrupt DOCX: word/footnotes1.xml uses the entity &nbsp; (line 2), declared in a DTD, "
+                            "which Word documents may not contain")

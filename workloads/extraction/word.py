@@ -1,0 +1,175 @@
+"""The text of a Word document as its reader sees it: tracked changes accepted, and the text of content controls,
+fields, text boxes, footnotes, endnotes, headers and footers kept.
+
+python-docx's Paragraph.text reads only a paragraph's direct runs and hyperlinks: it drops a tracked insertion, a
+content control's text (a template's party names and dates), a field's result and a text box. Its
+Document.iter_inner_content skips a content control that holds whole paragraphs, and it has no notes at all. So
+this module walks the XML of python-docx's parts itself, leaving out only what a reader does not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.part import XmlPart
+from docx.oxml import parse_xml
+from docx.oxml.ns import qn
+from lxml import etree
+
+_P, _TBL, _TR, _TC, _R, _TEXT_BOX = (qn(tag) for tag in ("w:p", "w:tbl", "w:tr", "w:tc", "w:r", "w:txbxContent"))
+_NOTE_REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
+_CHANGES = {qn(tag) for tag in ("w:ins", "w:del", "w:moveTo", "w:moveFrom")}
+# Never walked: deleted and moved-away text, the second copy of alternate content (Word writes a text box twice,
+# for new and old readers), and properties, which hold no text of their own.
+_HIDDEN = {qn(tag) for tag in ("w:del", "w:moveFrom", "w:pPr", "w:rPr", "w:sdtPr", "w:sdtEndPr", "w:tblPr",
+                                 "w:trPr", "w:tcPr", "w:sectPr")}
+_HIDDEN.add("{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback")
+# Word's separators between the page and its notes are notes too, with a type; real notes have none.
+_NOTE_TYPE = qn("w:type")
+_ID = qn("w:id")
+_NOTE_MARKS = {"footnote": "{}", "endnote": "E{}"}
+
+
+@dataclass
+class WordText:
+    lines: list[str] = field(default_factory=list)
+    paragraphs: int = 0  # non-empty paragraphs outside tables
+    tables: int = 0
+    notes: int = 0
+    tracked_changes: bool = False
+
+
+class DeclaredEntity(ValueError):
+    """A part uses an entity declared in a DTD: python-docx keeps it as a node, and the text around it would be cut."""
+
+
+def read_word(document) -> WordText:
+    """The body's lines in order, then its footnotes and endnotes, then each distinct header and footer."""
+    reader = _Reader()
+    result = reader.result
+    result.lines.extend(reader.blocks(_element(document.part).body, count=True))
+    for kind in ("footnote", "endnote"):
+        result.lines.extend(reader.notes(document, kind))
+    result.lines.extend(reader.headers_and_footers(document))
+    return result
+
+
+class _Reader:
+    def __init__(self):
+        self.result = WordText()
+        # Each kind's note ids in the order the text refers to them: their numbers on the page.
+        self.numbers: dict[str, dict[str, int]] = {kind: {} for kind in _NOTE_MARKS}
+
+    def blocks(self, container, count: bool = False) -> Iterator[str]:
+        """The lines of the paragraphs and tables in a container (a body, a cell, a note, a text box)."""
+        for child in container:
+            if child.tag == _P:
+                own, *boxes = self.paragraph(child)
+                self.result.paragraphs += count and bool(own.strip())
+                yield own
+                yield from boxes
+            elif child.tag == _TBL:
+                self.result.tables += 1
+                yield from self.table(child)
+            elif child.tag in _CHANGES:
+                self.result.tracked_changes = True
+                if child.tag not in _HIDDEN:
+                    yield from self.blocks(child, count)
+            elif child.tag not in _HIDDEN:  # a content control, custom XML: containers of blocks
+                yield from self.blocks(child, count)
+
+    def paragraph(self, p) -> list[str]:
+        """The paragraph's own text, then the lines of the text boxes anchored in it."""
+        runs, boxes = [], []
+        self._collect(p, runs, boxes)
+        lines = ["".join(self.run_text(r) for r in runs)]
+        for box in boxes:
+            lines.extend(self.blocks(box))
+        return lines
+
+    def _collect(self, element, runs: list, boxes: list) -> None:
+        # Runs sit in hyperlinks, insertions, content controls, fields and smart tags, at any depth.
+        for child in element:
+            if child.tag in _CHANGES:
+                self.result.tracked_changes = True
+            if child.tag in _HIDDEN:
+                continue
+            if child.tag == _TEXT_BOX:
+                boxes.append(child)
+                continue
+            if child.tag == _R:
+                runs.append(child)
+            self._collect(child, runs, boxes)  # a run's drawing may hold a text box
+
+    def run_text(self, r) -> str:
+        marks = []
+        for reference in r:
+            kind = _NOTE_REFERENCES.get(reference.tag)
+            if kind:
+                numbers = self.numbers[kind]
+                number = numbers.setdefault(reference.get(_ID), len(numbers) + 1)
+                marks.append(f"[{_NOTE_MARKS[kind].format(number)}]")
+        return r.text + "".join(marks)  # python-docx's run text: w:t, tabs and breaks; field codes left out
+
+    def table(self, tbl) -> Iterator[str]:
+        for row in _descendants(tbl, _TR, stop=_TBL):
+            cells = [" ".join(filter(str.strip, self.blocks(cell))) for cell in _descendants(row, _TC, stop=_TR)]
+            yield " | ".join(cells)
+
+    def notes(self, document, kind: str) -> Iterator[str]:
+        """The notes the text refers to, in the order of their numbers."""
+        numbers = self.numbers[kind]
+        parts = _related_parts(document, RT.FOOTNOTES if kind == "footnote" else RT.ENDNOTES)
+        if not parts or not numbers:
+            return
+        texts = {}
+        for note in _element(parts[0]):
+            if note.get(_ID) in numbers and note.get(_NOTE_TYPE) is None:
+                texts[note.get(_ID)] = " ".join(filter(str.strip, self.blocks(note)))
+        yield f"{kind.capitalize()}s:"
+        for note_id, number in numbers.items():
+            yield f"[{_NOTE_MARKS[kind].format(number)}] {texts.get(note_id, '')}".rstrip()
+        self.result.notes += len(numbers)
+
+    def headers_and_footers(self, document) -> Iterator[str]:
+        """Each distinct header and footer once: a first-page and a default header often say the same."""
+        seen = set()
+        for reltype, label in ((RT.HEADER, "Header"), (RT.FOOTER, "Footer")):
+            for part in _related_parts(document, reltype):
+                text = " ".join(line.strip() for line in self.blocks(_element(part)) if line.strip())
+                if text and (label, text) not in seen:
+                    seen.add((label, text))
+                    yield f"{label}: {text}"
+
+
+def _descendants(element, tag: str, stop: str) -> Iterator:
+    """The `tag` elements under element, through content controls and the like, not into a nested `stop`."""
+    for child in element:
+        if child.tag == tag:
+            yield child
+        elif child.tag != stop and child.tag not in _HIDDEN:
+            yield from _descendants(child, tag, stop)
+
+
+def _related_parts(document, reltype: str) -> list:
+    """The document's parts of one type, in the order of their names (header1.xml, header2.xml...)."""
+    parts = [rel.target_part for rel in document.part.rels.values() if rel.reltype == reltype and not rel.is_external]
+    return sorted(parts, key=lambda part: (len(part.partname), part.partname))
+
+
+def _element(part):
+    """The part's XML, refused if it uses an entity declared in its own DTD.
+
+    python-docx parses with resolve_entities=False, so such an entity stays a node of its own, and a run's text
+    stops before it: "Price:&nbsp;12.50 net" would read "Price:". Office Open XML forbids DTDs in its parts
+    (ECMA-376 Part 2, M1.18) and Word never writes one; only hand-made or converted files have them.
+    """
+    # python-docx parses the parts it knows (the document, headers, footers); notes reach it as bytes.
+    element = part.element if isinstance(part, XmlPart) else parse_xml(part.blob)
+    entity = next(element.iter(etree.Entity), None)
+    if entity is not None:
+        raise DeclaredEntity(f"{part.partname.lstrip('/')} uses the entity {entity.text} (line {entity.sourceline}), "
+                             "declared in a DTD, which Word documents may not contain")
+    return element
