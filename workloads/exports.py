@@ -9,12 +9,14 @@ import csv
 import io
 import json
 from collections.abc import Iterable
+from pathlib import PurePosixPath
 from typing import IO
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, StrategyResult, Workload
+from workloads.models import ApiPrice, ComparisonRun, Document, GpuPrice, StrategyResult, Workload
 from workloads.runs import SETTINGS
 
 COLUMNS = [
@@ -177,8 +179,13 @@ def history_json(workload: Workload) -> str:
                       indent=2)
 
 
+def document_text_name(document: Document) -> str:
+    """A document's text saves as its name's stem with .txt: "contracts/lease.docx" saves as "lease.txt"."""
+    return f"{PurePosixPath(document.name).stem or 'document'}.txt"
+
+
 def download(text: str, content_type: str, filename: str) -> HttpResponse:
-    """The text as a file to save, not a page to show."""
+    """The text as a file to save, not a page to show; any name (quotes, accents) is encoded for the header."""
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     return response

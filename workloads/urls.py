@@ -1,7 +1,7 @@
 from django.urls import path
 
-from workloads.views import (dashboard, exports, organisation, planning, prices, probes, runs, schedules, summaries,
-                             uploads, workload_pages)
+from workloads.views import (dashboard, documents, exports, organisation, planning, prices, probes, runs, schedules,
+                             summaries, uploads, workload_pages)
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -10,7 +10,9 @@ urlpatterns = [
     path("workloads/<int:pk>/", workload_pages.workload_detail, name="workload_detail"),
     path("workloads/<int:pk>/edit/", workload_pages.workload_edit, name="workload_edit"),
     path("workloads/<int:pk>/delete/", workload_pages.workload_delete, name="workload_delete"),
-    path("workloads/<int:pk>/documents/<int:document_pk>/delete/", workload_pages.document_delete,
+    path("workloads/<int:pk>/documents/<int:document_pk>/", documents.document_detail, name="document_detail"),
+    path("workloads/<int:pk>/documents/<int:document_pk>/text.txt", documents.document_text, name="document_text"),
+    path("workloads/<int:pk>/documents/<int:document_pk>/delete/", documents.document_delete,
          name="document_delete"),
     path("workloads/<int:pk>/planning/", planning.planning, name="planning"),
     # Schedules: when a workload's comparison fires, in the organisation's time zone

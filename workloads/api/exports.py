@@ -1,5 +1,7 @@
-"""Downloads: a run, and a workload's history, as CSV and JSON files (the same bytes as the pages give)."""
+"""Downloads: a run, and a workload's history, as CSV and JSON files, and a document's text (the same bytes as the
+pages give)."""
 
+from django.shortcuts import get_object_or_404
 from ninja import Router
 
 from workloads import exports
@@ -56,3 +58,11 @@ router.add_api_operation("/workloads/{workload_id}/history.csv", ["GET"], export
                          operation_id="workload_history_csv",
                          summary="A workload's history as CSV: the runs CSV, one row per run and strategy",
                          openapi_extra=_file("text/csv", "CSV, one row per run × strategy"))
+
+
+@router.get("/workloads/{workload_id}/documents/{document_id}/text", response={200: None, **ERRORS},
+            summary="A document's text: what was read from its file, which every strategy is given",
+            openapi_extra=_file("text/plain", "the text, UTF-8"))
+def document_text(request, workload_id: int, document_id: int):
+    document = get_object_or_404(workload_of(request, workload_id).documents, pk=document_id)
+    return exports.download(document.text, "text/plain", exports.document_text_name(document))

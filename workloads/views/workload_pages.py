@@ -8,8 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.shortcuts import redirect, render
 
 from workloads import access, charts, deletion
 from workloads.forms import ProbeForm, RunForm, WorkloadForm
@@ -79,13 +78,3 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
                    charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],
     })
-
-
-@login_required
-@require_POST
-def document_delete(request: HttpRequest, pk: int, document_pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk, Role.MEMBER)
-    document = get_object_or_404(workload.documents.defer("text"), pk=document_pk)
-    document.delete()
-    messages.success(request, f"Deleted the document {document.name}. Finished comparisons keep their results.")
-    return redirect("workload_detail", pk=workload.pk)

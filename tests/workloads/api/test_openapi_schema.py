@@ -4,6 +4,7 @@ PATHS = {
     "/api/workloads": {"get", "post"},
     "/api/workloads/{workload_id}": {"get", "delete"},
     "/api/workloads/{workload_id}/documents": {"get", "post"},
+    "/api/workloads/{workload_id}/documents/{document_id}/text": {"get"},
     "/api/uploads/{upload_id}": {"get"},
     "/api/workloads/{workload_id}/probes": {"get", "post"},
     "/api/workloads/{workload_id}/runs": {"get", "post"},

@@ -7,16 +7,16 @@ from workloads.models import ComparisonRun, Probe, Upload
 
 from ..conftest import MODEL
 
-GETS = ["/workloads/{w}", "/workloads/{w}/documents", "/workloads/{w}/probes", "/workloads/{w}/runs",
-        "/workloads/{w}/runs.csv", "/runs/{r}", "/uploads/{u}"]
+GETS = ["/workloads/{w}", "/workloads/{w}/documents", "/workloads/{w}/documents/{d}/text", "/workloads/{w}/probes",
+        "/workloads/{w}/runs", "/workloads/{w}/runs.csv", "/runs/{r}", "/uploads/{u}"]
 POSTS = [("/workloads/{w}/probes", {"question": "Q?", "answer": "A"}), ("/workloads/{w}/runs", {}),
          ("/runs/{r}/cancel", None), ("/runs/{r}/reprice", None)]
 
 
 @pytest.fixture
-def ids(workload, queued_run, alice):
+def ids(workload, queued_run, alice, document):
     upload = Upload.objects.create(workload=workload, created_by=alice)
-    return {"w": workload.pk, "r": queued_run.pk, "u": upload.pk}
+    return {"w": workload.pk, "r": queued_run.pk, "u": upload.pk, "d": document.pk}
 
 
 @pytest.mark.parametrize("path", GETS)
@@ -47,13 +47,13 @@ def test_charlie_gets_404_uploading_to_acmes_workload(as_charlie, ids):
 @pytest.mark.parametrize("path", GETS)
 def test_a_missing_or_out_of_range_id_is_404_too(as_alice, path):
     for missing in (0, -1, 987654, 2**63, 10**40):
-        response = as_alice.get(path.format(w=missing, r=missing, u=missing))
+        response = as_alice.get(path.format(w=missing, r=missing, u=missing, d=missing))
         assert response.status_code == 404, missing
 
 
 @pytest.mark.parametrize("path", GETS)
 def test_an_id_that_is_not_a_number_is_400(as_alice, path):
-    response = as_alice.get(path.format(w="abc", r="1e3", u="' OR 1=1"))
+    response = as_alice.get(path.format(w="abc", r="1e3", u="' OR 1=1", d="abc"))
 
     assert response.status_code == 400
     assert "Input should be a valid integer" in response.json()["detail"]

@@ -35,8 +35,11 @@ def test_a_viewers_token_changes_nothing(as_vera, succeeded_run, method, path, b
     assert (Workload.objects.count(), Probe.objects.count(), GpuPrice.objects.count()) == counts
 
 
-def test_a_viewers_token_reads_and_exports_a_pdf(as_vera, succeeded_run):
+def test_a_viewers_token_reads_and_exports_a_pdf(as_vera, succeeded_run, document):
     assert as_vera.get(f"/runs/{succeeded_run.pk}").status_code == 200
+    text = as_vera.get(f"/workloads/{document.workload_id}/documents/{document.pk}/text")
+    assert (text.status_code, text["Content-Type"], text.content.decode()) == (200, "text/plain; charset=utf-8",
+                                                                              document.text)
     assert as_vera.get("/prices/gpu").status_code == 200
     assert as_vera.post(f"/runs/{succeeded_run.pk}/summary").status_code == 202
     assert Summary.objects.filter(run=succeeded_run).count() == 1

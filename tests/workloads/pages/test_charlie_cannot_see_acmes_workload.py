@@ -24,6 +24,8 @@ def test_charlie_cannot_see_acmes_workload(charlie_client, workload, probe, docu
         reverse("probe_create", args=[workload.pk]), reverse("probe_edit", args=[workload.pk, probe.pk]),
         reverse("run_detail", args=[run.pk]), reverse("run_status", args=[run.pk]),
         reverse("upload_detail", args=[upload.pk]), reverse("upload_status", args=[upload.pk]),
+        reverse("document_detail", args=[workload.pk, document.pk]),
+        reverse("document_text", args=[workload.pk, document.pk]),
     ]:
         assert charlie_client.get(url).status_code == 404, url
 

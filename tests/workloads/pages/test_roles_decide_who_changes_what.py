@@ -15,9 +15,9 @@ from workloads.urls import urlpatterns
 from .conftest import html, make_run, standard_report
 
 # What each page does with a POST; a page that only reads answers any method the same way.
-READS = {"dashboard", "workload_detail", "planning", "upload_detail", "upload_status", "run_detail", "run_status",
-         "runs_csv", "summary_download", "summary_status", "run_export_csv", "run_export_json",
-         "workload_history_csv", "workload_history_json", "price_book"}
+READS = {"dashboard", "workload_detail", "document_detail", "document_text", "planning", "upload_detail",
+         "upload_status", "run_detail", "run_status", "runs_csv", "summary_download", "summary_status",
+         "run_export_csv", "run_export_json", "workload_history_csv", "workload_history_json", "price_book"}
 VIEWERS_MAY = {"summary_create"}  # a PDF of a run is another way of reading it
 ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_create", "gpu_price_delete",
                "api_price_create", "api_price_delete", "reprice_all", "member_add", "member_role", "member_remove",
