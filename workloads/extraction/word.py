@@ -67,7 +67,8 @@ class _Reader:
         for child in container:
             if child.tag == _P:
                 own, *boxes = self.paragraph(child)
-                self.result.paragraphs += count and bool(own.strip())
+                if count and own.strip():
+                    self.result.paragraphs += 1
                 yield own
                 yield from boxes
             elif child.tag == _TBL:
