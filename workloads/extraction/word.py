@@ -1,5 +1,5 @@
-"""The text of a Word document as its reader sees it: tracked changes accepted, and the text of content controls,
-fields, text boxes, footnotes, endnotes, headers and footers kept.
+"""The text of a Word document as its reader sees it: tracked changes accepted, hidden text left out, and the text
+of content controls, fields, text boxes, footnotes, endnotes, headers and footers kept.
 
 python-docx's Paragraph.text reads only a paragraph's direct runs and hyperlinks: it drops a tracked insertion, a
 content control's text (a template's party names and dates), a field's result and a text box. Its
@@ -105,6 +105,8 @@ class _Reader:
             self._collect(child, runs, boxes)  # a run's drawing may hold a text box
 
     def run_text(self, r) -> str:
+        if r.rPr is not None and r.rPr.vanish is not None and r.rPr.vanish.val:
+            return ""  # hidden text: drafting notes and instructions Word does not show or print
         marks = []
         for reference in r:
             kind = _NOTE_REFERENCES.get(reference.tag)

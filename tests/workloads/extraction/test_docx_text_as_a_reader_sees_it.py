@@ -33,6 +33,16 @@ def test_tracked_changes_are_read_accepted():
     assert entry.detail == "DOCX, 2 paragraphs, tracked changes accepted"
 
 
+def test_hidden_text_is_left_out():
+    def formatted(text: str, vanish: str) -> str:
+        return f"<w:r><w:rPr>{vanish}</w:rPr><w:t xml:space='preserve'>{text}</w:t></w:r>"
+
+    body = paragraph(run("Payment within 30 days."), formatted(" [Drafting note: ask for 60.]", "<w:vanish/>"),
+                     formatted(" Interest accrues after.", "<w:vanish w:val='0'/>"))
+
+    assert extract(body).text == "Payment within 30 days. Interest accrues after."
+
+
 def test_content_controls_and_fields_keep_their_text():
     control = "<w:sdt><w:sdtPr><w:alias w:val='{}'/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>"
     block = control.format("Parties", paragraph(run("Between Acme Ltd and Globex plc")))
