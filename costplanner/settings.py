@@ -47,6 +47,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "workloads.api.middleware.ApiErrorsAsJson",
+    "workloads.method_not_allowed.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "costplanner.urls"
