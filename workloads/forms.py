@@ -21,7 +21,8 @@ def _one_line(value: str) -> None:
 
 
 def _no_invisible(value: str) -> None:
-    # Two names that differ by an invisible character look the same on every page; the API refuses them too.
+    # Two names that differ by an invisible character look the same on every page, and a price's device or
+    # provider with one never matches what it looks like; the API refuses them too (schemas.Key).
     if found := rules.invisible_character(value):
         raise forms.ValidationError(f"{rules.INVISIBLE.capitalize()} ({found}).")
 
@@ -34,7 +35,7 @@ class WorkloadForm(forms.ModelForm):
                                   widget=forms.Textarea(attrs={"rows": 3}))
     expected_volume = forms.IntegerField(min_value=0, max_value=rules.EXPECTED_VOLUME_MAX, initial=0,
                                          help_text="units of work per month: contracts, tickets or thousand lines")
-    api_provider = forms.CharField(max_length=rules.API_PROVIDER_MAX, validators=[_one_line],
+    api_provider = forms.CharField(max_length=rules.API_PROVIDER_MAX, validators=[_one_line, _no_invisible],
                                    help_text="whose API prices this workload is compared against")
 
     class Meta:
@@ -143,7 +144,7 @@ class _PriceForm(forms.ModelForm):
 
 class GpuPriceForm(_PriceForm):
     unique_fields = ("device_class",)
-    device_class = forms.CharField(max_length=50, validators=[_one_line],
+    device_class = forms.CharField(max_length=50, validators=[_one_line, _no_invisible],
                                    help_text='how the device is named: "cpu", "H200", "A100"...')
     per_hour = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4, label="Dollars per hour")
 
@@ -157,8 +158,8 @@ class GpuPriceForm(_PriceForm):
 
 class ApiPriceForm(_PriceForm):
     unique_fields = ("provider", "model")
-    provider = forms.CharField(max_length=100, validators=[_one_line])
-    model = forms.CharField(max_length=200, validators=[_one_line],
+    provider = forms.CharField(max_length=100, validators=[_one_line, _no_invisible])
+    model = forms.CharField(max_length=200, validators=[_one_line, _no_invisible],
                             help_text="the model's name as the workload targets it")
     input_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
                                         label="Dollars per million input tokens")

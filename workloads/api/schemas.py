@@ -42,6 +42,12 @@ def Line(max_length: int) -> Any:
                      AfterValidator(_single_line)]
 
 
+def Key(max_length: int) -> Any:
+    """A one-line name the app looks things up by, or shows as the same as another: no invisible characters, or
+    "H2\u200b00" would look like "H200" in the price book and never price an H200."""
+    return Annotated[Line(max_length), AfterValidator(_no_invisible)]
+
+
 def Text(max_length: int, min_length: int = 0) -> Any:
     """Free text (newlines allowed): stripped, at most `max_length` characters."""
     return Annotated[str, StringConstraints(strip_whitespace=True, min_length=min_length, max_length=max_length),
@@ -59,7 +65,7 @@ class Input(Schema):
 
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
-    name: Annotated[Line(rules.NAME_MAX), AfterValidator(_no_invisible)] = Field(
+    name: Key(rules.NAME_MAX) = Field(
         description="unique within your organisation, ignoring case; no invisible characters",
         examples=["Supplier contracts"])
     kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
@@ -68,7 +74,7 @@ class WorkloadIn(Input):
                                  description="units of work per month (contracts, tickets, thousand lines)")
     target_model: Line(200) = Field(description="a model this deployment offers (settings.COSTPLANNER_MODELS)",
                                     examples=["SmolLM2-135M-Instruct"])
-    api_provider: Line(rules.API_PROVIDER_MAX) = Field(
+    api_provider: Key(rules.API_PROVIDER_MAX) = Field(
         description="whose API prices this workload is compared against; "
                     "the price book needs an API price for it and the target model",
         examples=["example-api"])
@@ -226,7 +232,7 @@ class RunOut(Schema):
 
 
 class GpuPriceIn(Input):
-    device_class: Line(50) = Field(description='"cpu", "H200", "H100", "A100", "L4" ...; matched inside device names')
+    device_class: Key(50) = Field(description='"cpu", "H200", "H100", "A100", "L4" ...; matched inside device names')
     per_hour: Price = Field(description="dollars per device hour, up to 4 decimals")
     effective_from: dt.date = Field(description="in force from this date until a later entry for the same class")
     source: Line(500) = Field(description="where this price comes from: a quote, an invoice, a web page")
@@ -242,8 +248,8 @@ class GpuPriceOut(Schema):
 
 
 class ApiPriceIn(Input):
-    provider: Line(100)
-    model: Line(200)
+    provider: Key(100)
+    model: Key(200)
     input_per_mtok: Price = Field(description="dollars per million input tokens, up to 4 decimals")
     output_per_mtok: Price = Field(description="dollars per million output tokens, up to 4 decimals")
     effective_from: dt.date = Field(description="in force from this date until a later entry for the same key")

@@ -41,7 +41,7 @@ WORKLOAD_VALUES = [
     # Joiners and selectors that change what is drawn, accepted: a Devanagari half form, emoji.
     ("name", "\u0915\u094d\u200d\u0937"), ("name", "\U0001f469\u200d\U0001f4bb tickets"),
     ("name", "\u2764\ufe0f Support"),
-    ("api_provider", "two\nlines"),
+    ("api_provider", "two\nlines"), ("api_provider", "example\u200b-api"),
     ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
     ("description", "x" * 10_000),
     ("expected_volume", 10**9), ("expected_volume", 10**9 + 1), ("expected_volume", 2**31 - 1),
@@ -109,6 +109,8 @@ def test_a_workload_may_change_the_case_of_its_own_name_but_not_take_another(ali
 PRICE_VALUES = [
     ("gpu", "device_class", "H\t200"), ("gpu", "source", "line 1\nline 2"), ("gpu", "source", "\u200b"),
     ("api", "provider", "demo\x01api"), ("api", "model", "m\nx"), ("api", "source", "quote \u2029 2027"),
+    # Keys prices are found by: an invisible character would make them look right and never match.
+    ("gpu", "device_class", "H2\u200b00"), ("api", "provider", "example\u2060-api"), ("api", "model", "\ufeffSmolLM2"),
     ("gpu", "device_class", "H200 NVL"), ("api", "source", "the vendor's price page, 3 Dec 2026"),
 ]
 

@@ -88,6 +88,8 @@ BAD = [
     ({"expected_volume": 1.5}, "expected_volume: Input should be a valid integer, got a number with a fractional part"),
     ({"target_model": "gpt-9"}, "target_model: unknown model 'gpt-9'; choose from SmolLM2-135M-Instruct"),
     ({"api_provider": ""}, "api_provider: String should have at least 1 character"),
+    ({"api_provider": "example\u200b-api"},
+     "api_provider: must not contain invisible characters (U+200B ZERO WIDTH SPACE)"),
     ({"organisation": 2}, "organisation: Extra inputs are not permitted"),
 ]
 
