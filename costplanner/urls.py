@@ -16,6 +16,8 @@ accounts = [
     path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
 ]
 
+handler400 = "workloads.views.bad_request.bad_request"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),

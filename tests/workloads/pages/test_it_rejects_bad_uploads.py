@@ -54,4 +54,4 @@ def test_djangos_file_limit_is_readable_even_when_the_csrf_check_meets_it_first(
     url = reverse("upload_create", args=[workload.pk])
     client.get(url)  # sets the CSRF cookie
     response = client.post(url, {"files": _files(3), "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
-    _assert_refused(response, "carry too many files at once")
+    _assert_refused(response, "It sent too many files at once: an upload takes at most 50.")
