@@ -23,6 +23,8 @@ def test_a_finished_upload_lists_kept_and_skipped_files_with_reasons(alice_clien
     page = alice_client.get(reverse("upload_detail", args=[upload.pk])).content.decode()
     assert "<progress" not in page and "status.js" not in page
     assert "contracts/msa.pdf" in page and "kept: 12 pages" in page and "4,321" in page
+    # A kept file links to its document's page, where its text can be read.
+    assert f'<a href="{reverse("document_detail", args=[workload.pk, document.pk])}">contracts/msa.pdf</a>' in page
     assert "contracts/logo.png" in page and "skipped: not a text format" in page
     assert "skipped: a document with this name is already in the workload" in page
 
