@@ -30,6 +30,10 @@ def read_pdf(data: bytes) -> tuple[str, str]:
     # pdfium is C code fed untrusted bytes: whatever it raises means the file is unusable, not that we have a bug.
     try:
         document = pypdfium2.PdfDocument(data)
+        # A filled-in form's values (a contract's parties, dates, amounts) are drawn by its fields' widgets, not by
+        # the page, so the page's text lacks them; with the form loaded, each page's fields are flattened into it
+        # below, in memory. This pdfium build runs no JavaScript (no V8, no XFA).
+        document.init_forms()
     except MemoryError:
         raise
     except Exception as exc:
@@ -45,17 +49,25 @@ def read_pdf(data: bytes) -> tuple[str, str]:
         raise Skip(f"corrupt PDF: {_pdfium_reason(exc)}") from None
     finally:
         document.close()
-    text = "\n\n".join(pages)
+    text = "\n\n".join(text for text, _ in pages)
     if not text.strip():
         raise Skip("PDF has no text layer (scanned image?)")
-    return text, f"PDF, {_plural(len(pages), 'page')}"
+    detail = f"PDF, {_plural(len(pages), 'page')}"
+    if any(flattened for _, flattened in pages):
+        detail += ", form fields read"
+    return text, detail
 
 
-def _page_text(document: pypdfium2.PdfDocument, index: int) -> str:
+def _page_text(document: pypdfium2.PdfDocument, index: int) -> tuple[str, bool]:
+    """The page's text, and whether it had form fields or annotations to flatten into it first."""
     page = document[index]
+    flattened = bool(page.formenv) and page.flatten() == pypdfium2.raw.FLATTEN_SUCCESS
+    if flattened:
+        page.close()
+        page = document[index]  # flattening leaves the open page's handles stale
     textpage = page.get_textpage()
     try:
-        return normalise(textpage.get_text_bounded()).rstrip()
+        return normalise(textpage.get_text_bounded()).rstrip(), flattened
     finally:
         textpage.close()
         page.close()

@@ -1,6 +1,6 @@
 from workloads.extraction import extract_file
 
-from .builders import LIMITS, make_pdf
+from .builders import LIMITS, make_pdf, make_pdf_form
 
 
 def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
@@ -11,6 +11,13 @@ def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
     assert (entry.kept, entry.detail) == (True, "PDF, 2 pages")
     assert entry.text == "Lease agreement\nRent: 900 EUR\n\nSigned in Lyon"
     assert (entry.lines, entry.size_bytes) == (4, len(data))
+
+
+def test_it_reads_the_values_of_a_filled_in_form():
+    # The value is drawn by the field's widget, not the page: pdfium's page text alone said "Party:".
+    [entry] = extract_file("order.pdf", make_pdf_form("Party:", "Acme Ltd"), LIMITS)
+
+    assert (entry.kept, entry.detail, entry.text) == (True, "PDF, 1 page, form fields read", "Party:\nAcme Ltd")
 
 
 def test_it_skips_a_pdf_without_a_text_layer_as_a_probable_scan():
