@@ -73,20 +73,22 @@ def make_word(body: str, parts: list[tuple[str, str]] = ()) -> bytes:
     return make_zip(members)
 
 
-def make_pdf_form(label: str, value: str) -> bytes:
+def make_pdf_form(label: str, value: str, drawn: bool = True) -> bytes:
     """A one-page PDF that prints `label` and has a filled-in text field showing `value` beside it, written by hand
-    (fpdf2 makes no forms): the value is drawn by the field's widget, as form fillers save it, not by the page."""
+    (fpdf2 makes no forms): the value is drawn by the field's widget, as form fillers save it, not by the page.
+    Not `drawn`: the field has no appearance, and the form asks readers to draw it (NeedAppearances)."""
     def stream(data: bytes, entries: bytes = b"") -> bytes:
         return b"<< " + entries + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
 
     font = b"<< /Font << /F1 6 0 R >> >>"
     objects = [
-        b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DR " + font + b" >> >>",
+        b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /NeedAppearances %s /DR " % (
+            b"false" if drawn else b"true") + font + b" >> >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Annots [4 0 R] /Resources "
         + font + b" >>",
         b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (field) /V (%s) /Rect [150 695 350 715] /P 3 0 R /F 4 "
-        b"/AP << /N 7 0 R >> /DA (/F1 12 Tf 0 g) >>" % value.encode(),
+        b"%s /DA (/F1 12 Tf 0 g) >>" % (value.encode(), b"/AP << /N 7 0 R >>" if drawn else b""),
         stream(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % label.encode()),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         stream(b"/Tx BMC BT /F1 12 Tf 2 5 Td (%s) Tj ET EMC" % value.encode(),

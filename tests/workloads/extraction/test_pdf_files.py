@@ -1,3 +1,5 @@
+import pytest
+
 from workloads.extraction import extract_file
 
 from .builders import LIMITS, make_pdf, make_pdf_form
@@ -13,9 +15,10 @@ def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
     assert (entry.lines, entry.size_bytes) == (4, len(data))
 
 
-def test_it_reads_the_values_of_a_filled_in_form():
+@pytest.mark.parametrize("drawn", [True, False], ids=["with its appearance", "drawn by the reader"])
+def test_it_reads_the_values_of_a_filled_in_form(drawn):
     # The value is drawn by the field's widget, not the page: pdfium's page text alone said "Party:".
-    [entry] = extract_file("order.pdf", make_pdf_form("Party:", "Acme Ltd"), LIMITS)
+    [entry] = extract_file("order.pdf", make_pdf_form("Party:", "Acme Ltd", drawn), LIMITS)
 
     assert (entry.kept, entry.detail, entry.text) == (True, "PDF, 1 page, form fields read", "Party:\nAcme Ltd")
 
