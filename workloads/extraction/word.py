@@ -1,5 +1,6 @@
-"""The text of a Word document as its reader sees it: tracked changes accepted, hidden text left out, and the text
-of content controls, fields, text boxes, footnotes, endnotes, headers and footers kept.
+"""The text of a Word document as its reader sees it: tracked changes accepted, hidden text left out, list numbers
+drawn (numbering.py), and the text of content controls, fields, text boxes, footnotes, endnotes, headers and
+footers kept.
 
 python-docx's Paragraph.text reads only a paragraph's direct runs and hyperlinks: it drops a tracked insertion, a
 content control's text (a template's party names and dates), a field's result and a text box. Its
@@ -18,6 +19,8 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 from lxml import etree
 
+from .numbering import ListNumbers
+
 _P, _TBL, _TR, _TC, _R, _TEXT_BOX = (qn(tag) for tag in ("w:p", "w:tbl", "w:tr", "w:tc", "w:r", "w:txbxContent"))
 _NOTE_REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
 _CHANGES = {qn(tag) for tag in ("w:ins", "w:del", "w:moveTo", "w:moveFrom")}
@@ -29,6 +32,7 @@ _HIDDEN.add("{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallba
 # Word's separators between the page and its notes are notes too, with a type; real notes have none.
 _NOTE_TYPE = qn("w:type")
 _ID = qn("w:id")
+_DELETED_MARK = f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:del')}"
 _NOTE_MARKS = {"footnote": "{}", "endnote": "E{}"}
 
 
@@ -47,7 +51,7 @@ class DeclaredEntity(ValueError):
 
 def read_word(document) -> WordText:
     """The body's lines in order, then its footnotes and endnotes, then each distinct header and footer."""
-    reader = _Reader()
+    reader = _Reader(ListNumbers(document))
     result = reader.result
     result.lines.extend(reader.blocks(_element(document.part).body, count=True))
     for kind in ("footnote", "endnote"):
@@ -57,8 +61,9 @@ def read_word(document) -> WordText:
 
 
 class _Reader:
-    def __init__(self):
+    def __init__(self, lists: ListNumbers):
         self.result = WordText()
+        self.lists = lists
         # Each kind's note ids in the order the text refers to them: their numbers on the page.
         self.numbers: dict[str, dict[str, int]] = {kind: {} for kind in _NOTE_MARKS}
 
@@ -85,7 +90,10 @@ class _Reader:
         """The paragraph's own text, then the lines of the text boxes anchored in it."""
         runs, boxes = [], []
         self._collect(p, runs, boxes)
-        lines = ["".join(self.run_text(r) for r in runs)]
+        text = "".join(self.run_text(r) for r in runs)
+        # A paragraph whose mark and text were deleted (a tracked deletion) is gone once changes are accepted.
+        label = "" if p.find(_DELETED_MARK) is not None and not text.strip() else self.lists.label(p)
+        lines = [f"{label} {text}" if label and text.strip() else text]
         for box in boxes:
             lines.extend(self.blocks(box))
         return lines

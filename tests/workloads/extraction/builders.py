@@ -52,14 +52,19 @@ _WORD_PARTS = {
 }
 
 
-def make_word(body: str, parts: list[tuple[str, str]] = ()) -> bytes:
-    """A DOCX whose body is the given WordprocessingML, and more parts as (kind, inner XML), linked from the body.
+def make_word(body: str, parts: list[tuple[str, str]] = (), numbering: str | None = None, styles: str = "") -> bytes:
+    """A DOCX whose body is the given WordprocessingML, and more parts as (kind, inner XML), linked from the body;
+    `numbering` replaces the list definitions, and `styles` is added to the template's styles.
 
     The body may use the prefixes the document part declares: w, mc, wps, v and others.
     """
     with zipfile.ZipFile(io.BytesIO(make_docx([]))) as template:
         members = {info.filename: template.read(info) for info in template.infolist()}
     members["word/document.xml"] = members["word/document.xml"].replace(b"<w:body>", b"<w:body>" + body.encode(), 1)
+    members["word/styles.xml"] = members["word/styles.xml"].replace(b"</w:styles>", styles.encode() + b"</w:styles>")
+    if numbering is not None:
+        members["word/numbering.xml"] = (f'<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/'
+                                         f'2006/main">{numbering}</w:numbering>').encode()
     for number, (kind, xml) in enumerate(parts, start=1):
         root, reltype, content_type = _WORD_PARTS[kind]
         name = f"{kind}{number}.xml"

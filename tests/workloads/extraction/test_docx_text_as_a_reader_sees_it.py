@@ -13,8 +13,8 @@ def paragraph(*content: str) -> str:
     return f"<w:p>{''.join(content)}</w:p>"
 
 
-def extract(body: str, parts: list[tuple[str, str]] = ()):
-    [entry] = extract_file("contract.docx", make_word(body, parts), LIMITS)
+def extract(body: str, parts: list[tuple[str, str]] = (), **word):
+    [entry] = extract_file("contract.docx", make_word(body, parts, **word), LIMITS)
     assert entry.kept, entry.detail
     return entry
 
@@ -133,3 +133,63 @@ def test_an_entity_declared_in_a_notes_part_is_refused_naming_it():
     assert not entry.kept
     assert entry.detail == ("corrupt DOCX: word/footnotes1.xml uses the entity &nbsp; (line 2), declared in a DTD, "
                             "which Word documents may not contain")
+
+
+# A contract's clause numbering: 1. / 1.1 / (a), the first two levels drawn by heading styles linked to them.
+def level(ilvl: int, fmt: str, text: str, style: str = "") -> str:
+    linked = f'<w:pStyle w:val="{style}"/>' if style else ""
+    return (f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/>{linked}'
+            f'<w:lvlText w:val="{text}"/></w:lvl>')
+
+
+CLAUSES = (
+    '<w:abstractNum w:abstractNumId="7">' + level(0, "decimal", "%1.", "Clause")
+    + level(1, "decimal", "%1.%2", "SubClause") + level(2, "lowerLetter", "(%3)") + "</w:abstractNum>"
+    + '<w:abstractNum w:abstractNumId="8">' + level(0, "upperRoman", "Schedule %1") + "</w:abstractNum>"
+    + '<w:num w:numId="3"><w:abstractNumId w:val="7"/></w:num><w:num w:numId="4"><w:abstractNumId w:val="8"/></w:num>'
+    + '<w:num w:numId="5"><w:abstractNumId w:val="8"/>'
+    + '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>')
+CLAUSE_STYLES = (
+    '<w:style w:type="paragraph" w:styleId="Clause"><w:name w:val="Clause"/>'
+    '<w:pPr><w:numPr><w:numId w:val="3"/></w:numPr></w:pPr></w:style>'
+    '<w:style w:type="paragraph" w:styleId="SubClause"><w:name w:val="Sub-clause"/><w:basedOn w:val="Clause"/>'
+    "</w:style>")
+
+
+def styled(style: str, text: str) -> str:
+    return paragraph(f"<w:pPr><w:pStyle w:val='{style}'/></w:pPr>", run(text))
+
+
+def listed(num_id: int, level: int, text: str) -> str:
+    return paragraph(f"<w:pPr><w:numPr><w:ilvl w:val='{level}'/><w:numId w:val='{num_id}'/></w:numPr></w:pPr>",
+                     run(text))
+
+
+def test_list_numbers_are_drawn_as_word_draws_them():
+    body = (styled("Clause", "Definitions") + styled("SubClause", "Terms have these meanings.")
+            + listed(3, 2, "Goods: the lamps.") + listed(3, 2, "Price: 12.50 each.")
+            + styled("SubClause", "Notices go to the addresses above.") + styled("Clause", "Payment")
+            + styled("SubClause", "Within 30 days.")
+            + listed(4, 0, "Prices") + listed(4, 0, "Places")
+            + listed(5, 0, "Restarted")  # a second list of the same definition, told to start again
+            + paragraph("<w:pPr><w:pStyle w:val='Clause'/><w:numPr><w:numId w:val='0'/></w:numPr></w:pPr>",
+                        run("Signed")))  # numId 0: not numbered, whatever its style says
+
+    entry = extract(body, numbering=CLAUSES, styles=CLAUSE_STYLES)
+
+    assert entry.text.split("\n") == [
+        "1. Definitions", "1.1 Terms have these meanings.", "(a) Goods: the lamps.", "(b) Price: 12.50 each.",
+        "1.2 Notices go to the addresses above.", "2. Payment", "2.1 Within 30 days.",
+        "Schedule I Prices", "Schedule II Places", "Schedule I Restarted", "Signed"]
+
+
+def test_numbering_a_hand_made_file_gets_wrong_reads_as_words_defaults_and_refuses_nothing():
+    broken = ('<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="x"><w:start w:val="one"/>'
+              '<w:lvlText w:val="%1)"/></w:lvl></w:abstractNum>'
+              '<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num><w:num w:numId="3"><w:abstractNumId w:val="404"/>'
+              "</w:num>")
+    body = listed(2, 0, "First") + listed(2, 0, "Second") + listed(3, 0, "Unknown list") + listed(9, 0, "No list")
+
+    entry = extract(body, numbering=broken)
+
+    assert entry.text == "1) First\n2) Second\nUnknown list\nNo list"

@@ -1,0 +1,152 @@
+"""Word's list numbers ("1.", "4.2", "(a)", "iii."), which Word draws from numbering.xml and the paragraphs' styles
+instead of storing them in the text: without them "What does clause 4.2 say?" has no answer in a contract.
+
+A paragraph is numbered by its own numbering properties or its style's (a contract's numbered headings), at a
+level; each level has a start, a format and a text such as "%1.%2", and counting a level restarts the deeper ones.
+Lists that share a definition continue each other's numbers, as in Word, unless one restarts them (startOverride).
+Left out: restart rules other than the default (lvlRestart) and numbering linked through a numbering style
+(numStyleLink); every bullet reads "•", and formats Word spells out ("first", "one") read as numbers. Values a
+hand-made file gets wrong read as Word's defaults, never refuse the document.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docx.oxml.ns import qn
+
+_VAL = qn("w:val")
+_STYLE, _NUM_PR = f"{qn('w:pPr')}/{qn('w:pStyle')}", f"{qn('w:pPr')}/{qn('w:numPr')}"
+_NUM_ID, _LEVEL = qn("w:numId"), qn("w:ilvl")
+_LEVELS = 9  # Word's levels 0-8
+_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
+class ListNumbers:
+    """Call label() for each paragraph of a part in reading order: numbers count as they are met."""
+
+    def __init__(self, document):
+        numbering = document.part.numbering_part.element
+        abstracts = {a.get(qn("w:abstractNumId")): a for a in numbering.iterchildren(qn("w:abstractNum"))}
+        # numId -> (the list definition it uses, {level: start override})
+        self.instances: dict[str, tuple[str, dict[int, int]]] = {}
+        for num in numbering.iterchildren(qn("w:num")):
+            abstract = _val(num.find(qn("w:abstractNumId")))
+            overrides = {_int(o.get(qn("w:ilvl")), 0): _int(_val(o.find(qn("w:startOverride"))), 1)
+                         for o in num.iterchildren(qn("w:lvlOverride")) if o.find(qn("w:startOverride")) is not None}
+            if abstract in abstracts:
+                self.instances[num.get(qn("w:numId"))] = (abstract, overrides)
+        self.levels = {key: _levels(element) for key, element in abstracts.items()}
+        self.styles = _style_numbering(document.styles.element, abstracts, self.instances)
+        self.counts: dict[str, list[int | None]] = {}
+        self.started: set[str] = set()
+
+    def label(self, p) -> str:
+        """The paragraph's number as Word shows it ("" when it has none), counting it."""
+        num_id, level = self.styles.get(_val(p.find(_STYLE)), (None, 0))
+        own = p.find(_NUM_PR)
+        if own is not None:
+            num_id = _val(own.find(_NUM_ID)) or num_id
+            level = _int(_val(own.find(_LEVEL)), level)
+        if num_id not in self.instances or not 0 <= level < _LEVELS:
+            return ""  # numId 0 takes a style's numbering away
+        abstract, overrides = self.instances[num_id]
+        levels = self.levels[abstract]
+        counts = self.counts.setdefault(abstract, [None] * _LEVELS)
+        if num_id not in self.started:  # a list that restarts its definition's numbers
+            self.started.add(num_id)
+            for overridden, start in overrides.items():
+                if 0 <= overridden < _LEVELS:
+                    counts[overridden] = start - 1
+                    counts[overridden + 1:] = [None] * (_LEVELS - overridden - 1)
+        start = levels.get(level, _Level()).start
+        counts[level] = start if counts[level] is None else counts[level] + 1
+        counts[level + 1:] = [None] * (_LEVELS - level - 1)
+        return levels.get(level, _Level()).render(counts, levels)
+
+
+class _Level:
+    def __init__(self, start: int = 1, fmt: str = "decimal", text: str = "", legal: bool = False):
+        self.start, self.fmt, self.text, self.legal = start, fmt, text, legal
+
+    def render(self, counts: list[int | None], levels: dict[int, _Level]) -> str:
+        if self.fmt == "bullet":
+            return "•"
+
+        def number(match: re.Match) -> str:
+            level = int(match.group(1)) - 1
+            definition = levels.get(level, _Level())
+            count = counts[level] if 0 <= level < _LEVELS and counts[level] is not None else definition.start
+            return _format(count, "decimal" if self.legal else definition.fmt)
+
+        return re.sub(r"%([1-9])", number, self.text)
+
+
+def _levels(abstract) -> dict[int, _Level]:
+    levels = {}
+    for lvl in abstract.iterchildren(qn("w:lvl")):
+        levels[_int(lvl.get(qn("w:ilvl")), 0)] = _Level(
+            start=_int(_val(lvl.find(qn("w:start"))), 1),
+            fmt=_val(lvl.find(qn("w:numFmt"))) or "decimal",
+            text=_val(lvl.find(qn("w:lvlText"))) or "",
+            legal=lvl.find(qn("w:isLgl")) is not None)
+    return levels
+
+
+def _style_numbering(styles, abstracts: dict, instances: dict) -> dict[str, tuple[str, int]]:
+    """styleId -> (numId, level) for paragraph styles that number, their own or inherited through basedOn."""
+    own, based_on = {}, {}
+    for style in styles.iterchildren(qn("w:style")):
+        style_id = style.get(qn("w:styleId"))
+        based_on[style_id] = _val(style.find(qn("w:basedOn")))
+        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
+        if num_pr is not None:
+            own[style_id] = (_val(num_pr.find(qn("w:numId"))), _val(num_pr.find(qn("w:ilvl"))))
+    resolved = {}
+    for style_id in based_on:
+        seen, current = set(), style_id
+        while current and current not in own and current not in seen:  # basedOn chains may loop in bad files
+            seen.add(current)
+            current = based_on.get(current)
+        if current in own:
+            num_id, level = own[current]
+            linked = _linked_level(style_id, num_id, abstracts, instances)
+            resolved[style_id] = (num_id, _int(level, 0) if level else linked)
+    return resolved
+
+
+def _linked_level(style_id: str, num_id: str, abstracts: dict, instances: dict) -> int:
+    """The level whose definition names the style (w:pStyle): how headings 1, 2, 3 take levels 0, 1, 2."""
+    abstract = abstracts.get(instances.get(num_id, (None,))[0])
+    if abstract is not None:
+        for lvl in abstract.iterchildren(qn("w:lvl")):
+            if _val(lvl.find(qn("w:pStyle"))) == style_id:
+                return _int(lvl.get(qn("w:ilvl")), 0)
+    return 0
+
+
+def _format(n: int, fmt: str) -> str:
+    if fmt in ("lowerLetter", "upperLetter"):
+        # Word repeats the letter past z: 27 is "aa", 28 "bb".
+        letter = chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1) if n > 0 else str(n)
+        return letter.upper() if fmt == "upperLetter" else letter
+    if fmt in ("lowerRoman", "upperRoman") and 0 < n < 4000:
+        roman = ""
+        for value, numeral in _ROMAN:
+            while n >= value:
+                roman, n = roman + numeral, n - value
+        return roman.upper() if fmt == "upperRoman" else roman
+    if fmt == "decimalZero":
+        return f"{n:02d}"
+    if fmt == "none":
+        return ""
+    return str(n)  # decimal, and the formats Word spells out (ordinal, cardinalText...) as numbers
+
+
+def _val(element) -> str | None:
+    return None if element is None else element.get(_VAL)
+
+
+def _int(value: str | None, default):
+    return int(value) if value and value.lstrip("-").isdigit() and len(value) < 10 else default
