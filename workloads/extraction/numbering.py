@@ -148,5 +148,8 @@ def _val(element) -> str | None:
     return None if element is None else element.get(_VAL)
 
 
-def _int(value: str | None, default):
-    return int(value) if value and value.lstrip("-").isdigit() and len(value) < 10 else default
+def _int(value: str | None, default: int) -> int:
+    # Word takes levels 0-8 and starts up to 32,767; a start of 10^9 in letters would be 38 million "z"s.
+    if value and value.lstrip("-").isdigit() and len(value) <= 6 and abs(int(value)) <= 32767:
+        return int(value)
+    return default

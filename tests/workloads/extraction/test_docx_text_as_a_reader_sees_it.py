@@ -185,11 +185,15 @@ def test_list_numbers_are_drawn_as_word_draws_them():
 
 def test_numbering_a_hand_made_file_gets_wrong_reads_as_words_defaults_and_refuses_nothing():
     broken = ('<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="x"><w:start w:val="one"/>'
-              '<w:lvlText w:val="%1)"/></w:lvl></w:abstractNum>'
+              '<w:lvlText w:val="%1)"/></w:lvl>'
+              # A start no Word takes, which in letters would have been 38 million characters long.
+              '<w:lvl w:ilvl="1"><w:start w:val="999999999"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2."/>'
+              "</w:lvl></w:abstractNum>"
               '<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num><w:num w:numId="3"><w:abstractNumId w:val="404"/>'
               "</w:num>")
-    body = listed(2, 0, "First") + listed(2, 0, "Second") + listed(3, 0, "Unknown list") + listed(9, 0, "No list")
+    body = (listed(2, 0, "First") + listed(2, 1, "Detail") + listed(2, 0, "Second") + listed(3, 0, "Unknown list")
+            + listed(9, 0, "No list"))
 
     entry = extract(body, numbering=broken)
 
-    assert entry.text == "1) First\n2) Second\nUnknown list\nNo list"
+    assert entry.text == "1) First\na. Detail\n2) Second\nUnknown list\nNo list"
