@@ -109,7 +109,7 @@ class _MemberReader:
         except NotImplementedError:
             return skipped(name, path, info.file_size, "compressed with a method we cannot read")
         except Exception as exc:
-            return skipped(name, path, info.file_size, f"damaged inside the archive ({exc or type(exc).__name__})")
+            return skipped(name, path, info.file_size, f"damaged inside the archive ({str(exc) or type(exc).__name__})")
         self._count(data)
         if len(data) > self.limits.max_file_bytes:
             limit = human_size(self.limits.max_file_bytes)

@@ -54,7 +54,7 @@ def read_pdf(data: bytes) -> tuple[str, str]:
         raise Skip("PDF has no text layer (scanned image?)")
     detail = f"PDF, {_plural(len(pages), 'page')}"
     if any(flattened for _, flattened in pages):
-        detail += ", form fields read"
+        detail += ", its form's text fields read"
     return text, detail
 
 
@@ -101,7 +101,7 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
             raise MemoryError from exc
         raise Skip(f"corrupt DOCX: {_malformed_part(data, exc)}") from None
     except Exception as exc:
-        raise Skip(f"corrupt DOCX: {exc or type(exc).__name__}") from None
+        raise Skip(f"corrupt DOCX: {str(exc) or type(exc).__name__}") from None
     detail = f"DOCX, {_plural(text.paragraphs, 'paragraph')}"
     if text.tables:
         detail += f", {_plural(text.tables, 'table')}"
@@ -109,6 +109,8 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
         detail += f", {_plural(text.notes, 'note')}"
     if text.tracked_changes:
         detail += ", tracked changes accepted"
+    if text.unread_embedded:
+        detail += f", {_plural(text.unread_embedded, 'embedded document')} not read (RTF, MHT or Word)"
     return normalise("\n".join(text.lines)), detail
 
 

@@ -26,19 +26,19 @@ _ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "x
 class ListNumbers:
     """Call label() for each paragraph of a part in reading order: numbers count as they are met."""
 
-    def __init__(self, document):
-        numbering = document.part.numbering_part.element
-        abstracts = {a.get(qn("w:abstractNumId")): a for a in numbering.iterchildren(qn("w:abstractNum"))}
+    def __init__(self, numbering, styles):
+        """numbering.xml's and styles.xml's root elements; None for a part the document does not have."""
+        abstracts = {a.get(qn("w:abstractNumId")): a for a in _children(numbering, "w:abstractNum")}
         # numId -> (the list definition it uses, {level: start override})
         self.instances: dict[str, tuple[str, dict[int, int]]] = {}
-        for num in numbering.iterchildren(qn("w:num")):
+        for num in _children(numbering, "w:num"):
             abstract = _val(num.find(qn("w:abstractNumId")))
             overrides = {_int(o.get(qn("w:ilvl")), 0): _int(_val(o.find(qn("w:startOverride"))), 1)
                          for o in num.iterchildren(qn("w:lvlOverride")) if o.find(qn("w:startOverride")) is not None}
             if abstract in abstracts:
                 self.instances[num.get(qn("w:numId"))] = (abstract, overrides)
         self.levels = {key: _levels(element) for key, element in abstracts.items()}
-        self.styles = _style_numbering(document.styles.element, abstracts, self.instances)
+        self.styles = _style_numbering(styles, abstracts, self.instances)
         self.counts: dict[str, list[int | None]] = {}
         self.started: set[str] = set()
 
@@ -97,7 +97,7 @@ def _levels(abstract) -> dict[int, _Level]:
 def _style_numbering(styles, abstracts: dict, instances: dict) -> dict[str, tuple[str, int]]:
     """styleId -> (numId, level) for paragraph styles that number, their own or inherited through basedOn."""
     own, based_on = {}, {}
-    for style in styles.iterchildren(qn("w:style")):
+    for style in _children(styles, "w:style"):
         style_id = style.get(qn("w:styleId"))
         based_on[style_id] = _val(style.find(qn("w:basedOn")))
         num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
@@ -142,6 +142,10 @@ def _format(n: int, fmt: str) -> str:
     if fmt == "none":
         return ""
     return str(n)  # decimal, and the formats Word spells out (ordinal, cardinalText...) as numbers
+
+
+def _children(element, tag: str) -> list:
+    return [] if element is None else list(element.iterchildren(qn(tag)))
 
 
 def _val(element) -> str | None:

@@ -17,11 +17,15 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.part import XmlPart
 from docx.oxml import parse_xml
 from docx.oxml.ns import qn
+import lxml.html
 from lxml import etree
 
 from .numbering import ListNumbers
 
 _P, _TBL, _TR, _TC, _R, _TEXT_BOX = (qn(tag) for tag in ("w:p", "w:tbl", "w:tr", "w:tc", "w:r", "w:txbxContent"))
+_MATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+_MATH_RUN, _MATH_TEXT = _MATH + "r", _MATH + "t"
+_ALT_CHUNK, _RELATIONSHIP = qn("w:altChunk"), qn("r:id")
 _NOTE_REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
 _CHANGES = {qn(tag) for tag in ("w:ins", "w:del", "w:moveTo", "w:moveFrom")}
 # Never walked: deleted and moved-away text, the second copy of alternate content (Word writes a text box twice,
@@ -43,6 +47,7 @@ class WordText:
     tables: int = 0
     notes: int = 0
     tracked_changes: bool = False
+    unread_embedded: int = 0  # documents embedded in a format this reader does not take (RTF, MHT, DOCX)
 
 
 class DeclaredEntity(ValueError):
@@ -51,7 +56,9 @@ class DeclaredEntity(ValueError):
 
 def read_word(document) -> WordText:
     """The body's lines in order, then its footnotes and endnotes, then each distinct header and footer."""
-    reader = _Reader(ListNumbers(document))
+    # Many writers leave out the numbering part of a document without lists, and some the styles part.
+    numbering, styles = (_part_element(document, reltype) for reltype in (RT.NUMBERING, RT.STYLES))
+    reader = _Reader(document, ListNumbers(numbering, styles))
     result = reader.result
     result.lines.extend(reader.blocks(_element(document.part).body, count=True))
     for kind in ("footnote", "endnote"):
@@ -61,9 +68,9 @@ def read_word(document) -> WordText:
 
 
 class _Reader:
-    def __init__(self, lists: ListNumbers):
+    def __init__(self, document, lists: ListNumbers):
         self.result = WordText()
-        self.lists = lists
+        self.document, self.lists = document, lists
         # Each kind's note ids in the order the text refers to them: their numbers on the page.
         self.numbers: dict[str, dict[str, int]] = {kind: {} for kind in _NOTE_MARKS}
 
@@ -79,12 +86,29 @@ class _Reader:
             elif child.tag == _TBL:
                 self.result.tables += 1
                 yield from self.table(child)
+            elif child.tag == _ALT_CHUNK:
+                yield from self.embedded(child)
             elif child.tag in _CHANGES:
                 self.result.tracked_changes = True
                 if child.tag not in _HIDDEN:
                     yield from self.blocks(child, count)
             elif child.tag not in _HIDDEN:  # a content control, custom XML: containers of blocks
                 yield from self.blocks(child, count)
+
+    def embedded(self, chunk) -> list[str]:
+        """The lines of a document embedded whole (w:altChunk), as converters from HTML write them; Word shows it
+        where it stands. HTML and plain text are read; other formats are counted, for the detail to say so."""
+        rel = self.document.part.rels.get(chunk.get(_RELATIONSHIP))
+        content_type = "" if rel is None or rel.is_external else rel.target_part.content_type
+        if content_type in ("text/html", "application/xhtml+xml"):
+            page = lxml.html.document_fromstring(rel.target_part.blob)
+            for hidden in page.xpath("//script | //style | //head"):
+                hidden.drop_tree()
+            return page.text_content().splitlines()
+        if content_type == "text/plain":
+            return rel.target_part.blob.decode("utf-8", errors="replace").splitlines()
+        self.result.unread_embedded += 1
+        return []
 
     def paragraph(self, p) -> list[str]:
         """The paragraph's own text, then the lines of the text boxes anchored in it."""
@@ -108,11 +132,13 @@ class _Reader:
             if child.tag == _TEXT_BOX:
                 boxes.append(child)
                 continue
-            if child.tag == _R:
+            if child.tag in (_R, _MATH_RUN):
                 runs.append(child)
             self._collect(child, runs, boxes)  # a run's drawing may hold a text box
 
     def run_text(self, r) -> str:
+        if r.tag == _MATH_RUN:  # an equation's run: its text, linear ("x=1", "a/b" as "ab")
+            return "".join(t.text or "" for t in r.iter(_MATH_TEXT))
         if r.rPr is not None and r.rPr.vanish is not None and r.rPr.vanish.val:
             return ""  # hidden text: drafting notes and instructions Word does not show or print
         marks = []
@@ -142,7 +168,7 @@ class _Reader:
         yield f"{kind.capitalize()}s:"
         for note_id, number in numbers.items():
             yield f"[{_NOTE_MARKS[kind].format(number)}] {texts.get(note_id, '')}".rstrip()
-        self.result.notes += len(numbers)
+        self.result.notes += len(texts)
 
     def headers_and_footers(self, document) -> Iterator[str]:
         """Each distinct header and footer once: a first-page and a default header often say the same."""
@@ -168,6 +194,11 @@ def _related_parts(document, reltype: str) -> list:
     """The document's parts of one type, in the order of their names (header1.xml, header2.xml...)."""
     parts = [rel.target_part for rel in document.part.rels.values() if rel.reltype == reltype and not rel.is_external]
     return sorted(parts, key=lambda part: (len(part.partname), part.partname))
+
+
+def _part_element(document, reltype: str):
+    parts = _related_parts(document, reltype)
+    return _element(parts[0]) if parts else None
 
 
 def _element(part):

@@ -1,6 +1,7 @@
 """Fixtures built in code: small PDFs, DOCX files and ZIP archives, and small files that unpack into huge ones."""
 
 import io
+import re
 import struct
 import zipfile
 import zlib
@@ -43,33 +44,43 @@ def make_docx(paragraphs: list[str], table: list[list[str]] | None = None) -> by
 
 _OFFICE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _WORD_ML = "application/vnd.openxmlformats-officedocument.wordprocessingml"
-# A part kind: its root element, relationship type and content type.
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+# A part kind: how its content is wrapped, its relationship type and its content type.
 _WORD_PARTS = {
-    "footnotes": ("w:footnotes", f"{_OFFICE}/footnotes", f"{_WORD_ML}.footnotes+xml"),
-    "endnotes": ("w:endnotes", f"{_OFFICE}/endnotes", f"{_WORD_ML}.endnotes+xml"),
-    "header": ("w:hdr", f"{_OFFICE}/header", f"{_WORD_ML}.header+xml"),
-    "footer": ("w:ftr", f"{_OFFICE}/footer", f"{_WORD_ML}.footer+xml"),
+    "footnotes": (f"<w:footnotes {_W}>{{}}</w:footnotes>", f"{_OFFICE}/footnotes", f"{_WORD_ML}.footnotes+xml"),
+    "endnotes": (f"<w:endnotes {_W}>{{}}</w:endnotes>", f"{_OFFICE}/endnotes", f"{_WORD_ML}.endnotes+xml"),
+    "header": (f"<w:hdr {_W}>{{}}</w:hdr>", f"{_OFFICE}/header", f"{_WORD_ML}.header+xml"),
+    "footer": (f"<w:ftr {_W}>{{}}</w:ftr>", f"{_OFFICE}/footer", f"{_WORD_ML}.footer+xml"),
+    # Documents embedded whole (w:altChunk r:id="rIdTestN"), as converters from HTML write them.
+    "html": ("{}", f"{_OFFICE}/aFChunk", "text/html"),
+    "rtf": ("{}", f"{_OFFICE}/aFChunk", "application/rtf"),
 }
 
 
-def make_word(body: str, parts: list[tuple[str, str]] = (), numbering: str | None = None, styles: str = "") -> bytes:
-    """A DOCX whose body is the given WordprocessingML, and more parts as (kind, inner XML), linked from the body;
-    `numbering` replaces the list definitions, and `styles` is added to the template's styles.
+def make_word(body: str, parts: list[tuple[str, str]] = (), numbering: str | None = None, styles: str = "",
+              drop: tuple[str, ...] = ()) -> bytes:
+    """A DOCX whose body is the given WordprocessingML, and more parts as (kind, content), the Nth linked from the
+    body as rIdTestN; `numbering` replaces the list definitions, `styles` is added to the template's styles, and
+    the parts named in `drop` ("numbering.xml") are left out, as some writers leave them.
 
-    The body may use the prefixes the document part declares: w, mc, wps, v and others.
+    The body may use the prefixes the document part declares: w, mc, wps, v, m, r and others.
     """
     with zipfile.ZipFile(io.BytesIO(make_docx([]))) as template:
         members = {info.filename: template.read(info) for info in template.infolist()}
     members["word/document.xml"] = members["word/document.xml"].replace(b"<w:body>", b"<w:body>" + body.encode(), 1)
     members["word/styles.xml"] = members["word/styles.xml"].replace(b"</w:styles>", styles.encode() + b"</w:styles>")
     if numbering is not None:
-        members["word/numbering.xml"] = (f'<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/'
-                                         f'2006/main">{numbering}</w:numbering>').encode()
-    for number, (kind, xml) in enumerate(parts, start=1):
-        root, reltype, content_type = _WORD_PARTS[kind]
-        name = f"{kind}{number}.xml"
-        members[f"word/{name}"] = (f'<{root} xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
-                                   f"{xml}</{root}>").encode()
+        members["word/numbering.xml"] = f"<w:numbering {_W}>{numbering}</w:numbering>".encode()
+    for name in drop:
+        del members[f"word/{name}"]
+        members["word/_rels/document.xml.rels"] = re.sub(rb'<Relationship [^>]*Target="%s"/>' % name.encode(), b"",
+                                                         members["word/_rels/document.xml.rels"])
+        members["[Content_Types].xml"] = re.sub(rb'<Override PartName="/word/%s"[^>]*/>' % name.encode(), b"",
+                                                members["[Content_Types].xml"])
+    for number, (kind, content) in enumerate(parts, start=1):
+        wrapper, reltype, content_type = _WORD_PARTS[kind]
+        name = f"{kind}{number}.{'xml' if content_type.endswith('xml') else kind}"
+        members[f"word/{name}"] = wrapper.format(content).encode()
         members["word/_rels/document.xml.rels"] = members["word/_rels/document.xml.rels"].replace(
             b"</Relationships>", f'<Relationship Id="rIdTest{number}" Type="{reltype}" Target="{name}"/>'
                                  "</Relationships>".encode())

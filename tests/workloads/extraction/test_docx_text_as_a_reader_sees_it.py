@@ -197,3 +197,38 @@ def test_numbering_a_hand_made_file_gets_wrong_reads_as_words_defaults_and_refus
     entry = extract(body, numbering=broken)
 
     assert entry.text == "1) First\na. Detail\n2) Second\nUnknown list\nNo list"
+
+
+def test_a_document_without_numbering_or_styles_parts_is_read():
+    # Many writers leave these parts out; python-docx creating them on demand refused such files ("corrupt DOCX: ").
+    entry = extract(paragraph(run("Terms.")), drop=("numbering.xml", "styles.xml", "stylesWithEffects.xml"))
+
+    assert (entry.text, entry.detail) == ("Terms.", "DOCX, 1 paragraph")
+
+
+def test_an_equation_reads_as_its_text():
+    equation = "<m:oMath><m:r><m:t>x</m:t></m:r><m:r><m:t>=1</m:t></m:r></m:oMath>"
+
+    assert extract(paragraph(run("Let "), equation, run(" hold."))).text == "Let x=1 hold."
+
+
+def test_an_embedded_html_document_is_read_where_it_stands_and_another_format_is_said_unread():
+    html = ("<html><head><title>Export</title><style>p {}</style></head>"
+            "<body><p>Clause 9: Acme pays within 30 days.</p><script>alert(1)</script></body></html>")
+    body = paragraph(run("Before")) + "<w:altChunk r:id='rIdTest1'/>" + paragraph(run("After")) + (
+        "<w:altChunk r:id='rIdTest2'/>")
+
+    entry = extract(body, [("html", html), ("rtf", r"{\rtf1 Clause 10}")])
+
+    assert entry.text == "Before\nClause 9: Acme pays within 30 days.\nAfter"
+    assert entry.detail == "DOCX, 2 paragraphs, 1 embedded document not read (RTF, MHT or Word)"
+
+
+def test_notes_are_counted_when_found_not_when_referred_to():
+    body = paragraph(run("Fees"), "<w:r><w:footnoteReference w:id='1'/></w:r>",
+                     "<w:r><w:footnoteReference w:id='2'/></w:r>")
+
+    entry = extract(body, [("footnotes", f"<w:footnote w:id='1'>{paragraph(run('Excluding VAT.'))}</w:footnote>")])
+
+    assert entry.text == "Fees[1][2]\nFootnotes:\n[1] Excluding VAT.\n[2]"
+    assert entry.detail == "DOCX, 1 paragraph, 1 note"
