@@ -1,6 +1,6 @@
 """The text of a Word document as its reader sees it: tracked changes accepted, hidden text left out, list numbers
-drawn (numbering.py), and the text of content controls, fields, text boxes, footnotes, endnotes, headers and
-footers kept.
+drawn (numbering.py), and the text of content controls, fields, text boxes, equations, embedded HTML, footnotes,
+endnotes, headers and footers kept.
 
 python-docx's Paragraph.text reads only a paragraph's direct runs and hyperlinks: it drops a tracked insertion, a
 content control's text (a template's party names and dates), a field's result and a text box. Its
@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import lxml.html
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.part import XmlPart
 from docx.oxml import parse_xml
 from docx.oxml.ns import qn
-import lxml.html
 from lxml import etree
 
 from .numbering import ListNumbers
