@@ -58,7 +58,7 @@ def read_word(document) -> WordText:
     """The body's lines in order, then its footnotes and endnotes, then each distinct header and footer."""
     # Many writers leave out the numbering part of a document without lists, and some the styles part.
     numbering, styles = (_part_element(document, reltype) for reltype in (RT.NUMBERING, RT.STYLES))
-    reader = _Reader(document, ListNumbers(numbering, styles))
+    reader = _Reader(document, ListNumbers(numbering, styles), _hidden_styles(styles))
     result = reader.result
     result.lines.extend(reader.blocks(_element(document.part).body, count=True))
     for kind in ("footnote", "endnote"):
@@ -68,9 +68,9 @@ def read_word(document) -> WordText:
 
 
 class _Reader:
-    def __init__(self, document, lists: ListNumbers):
+    def __init__(self, document, lists: ListNumbers, hidden_styles: set[str]):
         self.result = WordText()
-        self.document, self.lists = document, lists
+        self.document, self.lists, self.hidden_styles = document, lists, hidden_styles
         # Each kind's note ids in the order the text refers to them: their numbers on the page.
         self.numbers: dict[str, dict[str, int]] = {kind: {} for kind in _NOTE_MARKS}
 
@@ -139,7 +139,7 @@ class _Reader:
     def run_text(self, r) -> str:
         if r.tag == _MATH_RUN:  # an equation's run: its text, linear ("x=1", "a/b" as "ab")
             return "".join(t.text or "" for t in r.iter(_MATH_TEXT))
-        if r.rPr is not None and r.rPr.vanish is not None and r.rPr.vanish.val:
+        if _is_hidden(r.rPr, self.hidden_styles):
             return ""  # hidden text: drafting notes and instructions Word does not show or print
         marks = []
         for reference in r:
@@ -179,6 +179,40 @@ class _Reader:
                 if text and (label, text) not in seen:
                     seen.add((label, text))
                     yield f"{label}: {text}"
+
+
+def _is_hidden(rPr, hidden_styles: set[str]) -> bool:
+    """Hidden directly (w:vanish, which may also unhide), or through the run's character style."""
+    if rPr is None:
+        return False
+    if rPr.vanish is not None:
+        return bool(rPr.vanish.val)
+    return rPr.style in hidden_styles
+
+
+def _hidden_styles(styles) -> set[str]:
+    """The character styles that hide their text, themselves or through the styles they are based on."""
+    if styles is None:
+        return set()
+    vanish, based_on = {}, {}
+    for style in styles.iterchildren(qn("w:style")):
+        if style.get(qn("w:type")) != "character":
+            continue
+        style_id = style.get(qn("w:styleId"))
+        based_on[style_id] = style.find(qn("w:basedOn"))
+        mark = style.find(f"{qn('w:rPr')}/{qn('w:vanish')}")
+        if mark is not None:
+            vanish[style_id] = mark.get(qn("w:val"), "true") not in ("0", "false", "off")
+    hidden = set()
+    for style_id in based_on:
+        seen, current = set(), style_id
+        while current and current not in vanish and current not in seen:  # basedOn chains may loop in bad files
+            seen.add(current)
+            parent = based_on.get(current)
+            current = None if parent is None else parent.get(qn("w:val"))
+        if vanish.get(current):
+            hidden.add(style_id)
+    return hidden
 
 
 def _descendants(element, tag: str, stop: str) -> Iterator:

@@ -43,6 +43,21 @@ def test_hidden_text_is_left_out():
     assert extract(body).text == "Payment within 30 days. Interest accrues after."
 
 
+def test_text_hidden_by_its_character_style_is_left_out():
+    styles = ('<w:style w:type="character" w:styleId="Note"><w:name w:val="Note"/><w:rPr><w:vanish/></w:rPr>'
+              '</w:style><w:style w:type="character" w:styleId="Aside"><w:name w:val="Aside"/>'
+              '<w:basedOn w:val="Note"/></w:style>')
+
+    def styled_run(style: str, text: str, vanish: str = "") -> str:
+        return f"<w:r><w:rPr><w:rStyle w:val='{style}'/>{vanish}</w:rPr><w:t xml:space='preserve'>{text}</w:t></w:r>"
+
+    body = paragraph(run("Rent is due monthly."), styled_run("Note", " [check the rate]"),
+                     styled_run("Aside", " [and the index]"),  # hidden through the style it is based on
+                     styled_run("Note", " Late fees apply.", "<w:vanish w:val='0'/>"))  # unhidden directly
+
+    assert extract(body, styles=styles).text == "Rent is due monthly. Late fees apply."
+
+
 def test_content_controls_and_fields_keep_their_text():
     control = "<w:sdt><w:sdtPr><w:alias w:val='{}'/></w:sdtPr><w:sdtContent>{}</w:sdtContent></w:sdt>"
     block = control.format("Parties", paragraph(run("Between Acme Ltd and Globex plc")))
