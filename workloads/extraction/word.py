@@ -161,14 +161,17 @@ class _Reader:
         parts = _related_parts(document, RT.FOOTNOTES if kind == "footnote" else RT.ENDNOTES)
         if not parts or not numbers:
             return
+        notes = {note.get(_ID): note for note in _element(parts[0]) if note.get(_NOTE_TYPE) is None}
         texts = {}
-        for note in _element(parts[0]):
-            if note.get(_ID) in numbers and note.get(_NOTE_TYPE) is None:
-                texts[note.get(_ID)] = " ".join(filter(str.strip, self.blocks(note)))
+        # Reading a note may refer to another note (numbered after the body's): read until none is left unread.
+        while unread := [note_id for note_id in numbers if note_id not in texts]:
+            for note_id in unread:
+                note = notes.get(note_id)
+                texts[note_id] = "" if note is None else " ".join(filter(str.strip, self.blocks(note)))
         yield f"{kind.capitalize()}s:"
         for note_id, number in numbers.items():
-            yield f"[{_NOTE_MARKS[kind].format(number)}] {texts.get(note_id, '')}".rstrip()
-        self.result.notes += len(texts)
+            yield f"[{_NOTE_MARKS[kind].format(number)}] {texts[note_id]}".rstrip()
+        self.result.notes += sum(note_id in notes for note_id in numbers)
 
     def headers_and_footers(self, document) -> Iterator[str]:
         """Each distinct header and footer once: a first-page and a default header often say the same."""

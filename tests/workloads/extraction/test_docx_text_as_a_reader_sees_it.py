@@ -239,6 +239,20 @@ def test_an_embedded_html_document_is_read_where_it_stands_and_another_format_is
     assert entry.detail == "DOCX, 2 paragraphs, 1 embedded document not read (RTF, MHT or Word)"
 
 
+def test_a_note_referred_to_only_from_another_note_is_read_wherever_it_stands():
+    def note(note_id: int, *content: str) -> str:
+        return f"<w:footnote w:id='{note_id}'>{paragraph(*content)}</w:footnote>"
+
+    body = paragraph(run("Fees"), "<w:r><w:footnoteReference w:id='1'/></w:r>")
+    # The part holds the note referred to before the note that refers to it.
+    notes = note(2, run("Schedule B.")) + note(1, run("See also"), "<w:r><w:footnoteReference w:id='2'/></w:r>")
+
+    entry = extract(body, [("footnotes", notes)])
+
+    assert entry.text == "Fees[1]\nFootnotes:\n[1] See also[2]\n[2] Schedule B."
+    assert entry.detail == "DOCX, 1 paragraph, 2 notes"
+
+
 def test_notes_are_counted_when_found_not_when_referred_to():
     body = paragraph(run("Fees"), "<w:r><w:footnoteReference w:id='1'/></w:r>",
                      "<w:r><w:footnoteReference w:id='2'/></w:r>")
