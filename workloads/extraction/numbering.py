@@ -15,6 +15,8 @@ import re
 
 from docx.oxml.ns import qn
 
+from .styles import inherited
+
 _VAL = qn("w:val")
 _STYLE, _NUM_PR = f"{qn('w:pPr')}/{qn('w:pStyle')}", f"{qn('w:pPr')}/{qn('w:numPr')}"
 _NUM_ID, _LEVEL = qn("w:numId"), qn("w:ilvl")
@@ -60,10 +62,10 @@ class ListNumbers:
                 if 0 <= overridden < _LEVELS:
                     counts[overridden] = start - 1
                     counts[overridden + 1:] = [None] * (_LEVELS - overridden - 1)
-        start = levels.get(level, _Level()).start
-        counts[level] = start if counts[level] is None else counts[level] + 1
+        definition = levels.get(level, _Level())
+        counts[level] = definition.start if counts[level] is None else counts[level] + 1
         counts[level + 1:] = [None] * (_LEVELS - level - 1)
-        return levels.get(level, _Level()).render(counts, levels)
+        return definition.render(counts, levels)
 
 
 class _Level:
@@ -96,24 +98,12 @@ def _levels(abstract) -> dict[int, _Level]:
 
 def _style_numbering(styles, abstracts: dict, instances: dict) -> dict[str, tuple[str, int]]:
     """styleId -> (numId, level) for paragraph styles that number, their own or inherited through basedOn."""
-    own, based_on = {}, {}
-    for style in _children(styles, "w:style"):
-        style_id = style.get(qn("w:styleId"))
-        based_on[style_id] = _val(style.find(qn("w:basedOn")))
-        num_pr = style.find(f"{qn('w:pPr')}/{qn('w:numPr')}")
-        if num_pr is not None:
-            own[style_id] = (_val(num_pr.find(qn("w:numId"))), _val(num_pr.find(qn("w:ilvl"))))
-    resolved = {}
-    for style_id in based_on:
-        seen, current = set(), style_id
-        while current and current not in own and current not in seen:  # basedOn chains may loop in bad files
-            seen.add(current)
-            current = based_on.get(current)
-        if current in own:
-            num_id, level = own[current]
-            linked = _linked_level(style_id, num_id, abstracts, instances)
-            resolved[style_id] = (num_id, _int(level, 0) if level else linked)
-    return resolved
+    def own(style):
+        num_pr = style.find(_NUM_PR)
+        return None if num_pr is None else (_val(num_pr.find(_NUM_ID)), _val(num_pr.find(_LEVEL)))
+
+    return {style_id: (num_id, _int(level, 0) if level else _linked_level(style_id, num_id, abstracts, instances))
+            for style_id, (num_id, level) in inherited(styles, "paragraph", own).items()}
 
 
 def _linked_level(style_id: str, num_id: str, abstracts: dict, instances: dict) -> int:

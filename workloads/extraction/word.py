@@ -21,6 +21,7 @@ from docx.oxml.ns import qn
 from lxml import etree
 
 from .numbering import ListNumbers
+from .styles import inherited
 
 _P, _TBL, _TR, _TC, _R, _TEXT_BOX = (qn(tag) for tag in ("w:p", "w:tbl", "w:tr", "w:tc", "w:r", "w:txbxContent"))
 _MATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -37,6 +38,7 @@ _HIDDEN.add("{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallba
 _NOTE_TYPE = qn("w:type")
 _ID = qn("w:id")
 _DELETED_MARK = f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:del')}"
+_VANISH = f"{qn('w:rPr')}/{qn('w:vanish')}"
 _NOTE_MARKS = {"footnote": "{}", "endnote": "E{}"}
 
 
@@ -195,27 +197,11 @@ def _is_hidden(rPr, hidden_styles: set[str]) -> bool:
 
 def _hidden_styles(styles) -> set[str]:
     """The character styles that hide their text, themselves or through the styles they are based on."""
-    if styles is None:
-        return set()
-    vanish, based_on = {}, {}
-    for style in styles.iterchildren(qn("w:style")):
-        if style.get(qn("w:type")) != "character":
-            continue
-        style_id = style.get(qn("w:styleId"))
-        based_on[style_id] = style.find(qn("w:basedOn"))
-        mark = style.find(f"{qn('w:rPr')}/{qn('w:vanish')}")
-        if mark is not None:
-            vanish[style_id] = mark.get(qn("w:val"), "true") not in ("0", "false", "off")
-    hidden = set()
-    for style_id in based_on:
-        seen, current = set(), style_id
-        while current and current not in vanish and current not in seen:  # basedOn chains may loop in bad files
-            seen.add(current)
-            parent = based_on.get(current)
-            current = None if parent is None else parent.get(qn("w:val"))
-        if vanish.get(current):
-            hidden.add(style_id)
-    return hidden
+    def own(style):
+        mark = style.find(_VANISH)
+        return None if mark is None else mark.get(qn("w:val"), "true") not in ("0", "false", "off")
+
+    return {style_id for style_id, hidden in inherited(styles, "character", own).items() if hidden}
 
 
 def _descendants(element, tag: str, stop: str) -> Iterator:
