@@ -10,6 +10,7 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from workloads import access, schedules
 from workloads.changes import accuracy_points, percent_change
@@ -84,6 +85,7 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
 
 
 @login_required
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     organisation = access.organisation_of(request.user)
     now = timezone.now()

@@ -23,6 +23,7 @@ from workloads import access, members
 from workloads.forms import MemberForm, OrganisationForm, RoleForm
 from workloads.models import Membership, Role
 from workloads.models.organisations import ROLE_DUTIES
+from workloads.views.methods import form_page
 
 
 def _page(request: HttpRequest, organisation, *, form=None, member_form=None, status: int = 200) -> HttpResponse:
@@ -37,6 +38,7 @@ def _page(request: HttpRequest, organisation, *, form=None, member_form=None, st
 
 
 @login_required
+@form_page
 @never_cache  # an admin's copy can hold a set-password link
 def organisation_edit(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":

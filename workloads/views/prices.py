@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import ProtectedError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from workloads import access, pricing
 from workloads.forms import ApiPriceForm, GpuPriceForm
@@ -29,6 +29,7 @@ def _page(request: HttpRequest, organisation, *, gpu_form=None, api_form=None, s
 
 
 @login_required
+@require_safe
 def price_book(request: HttpRequest) -> HttpResponse:
     return _page(request, access.organisation_of(request.user))
 

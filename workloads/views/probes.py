@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from workloads import access
 from workloads.forms import ProbeForm
 from workloads.models import Probe, Role, Workload
+from workloads.views.methods import form_page
 
 
 def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
@@ -28,6 +29,7 @@ def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done:
 
 
 @login_required
+@form_page
 def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
@@ -36,6 +38,7 @@ def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@form_page
 def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
     workload, probe = _probe_for(request.user, pk, probe_pk)
     form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)

@@ -11,12 +11,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from workloads import access, charts, deletion, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import decision, monthly
+from workloads.views.methods import form_page
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
 
 
 @login_required
+@form_page
 def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = RunForm(request.POST) if request.method == "POST" else RunForm()
@@ -56,6 +58,7 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     results = list(run.results.select_related("run").prefetch_related("answers"))
@@ -83,6 +86,7 @@ def _refirable_period(run: ComparisonRun) -> str | None:
 
 
 @login_required
+@require_safe
 @never_cache
 def run_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled every 2 s by static/js/status.js while the run page shows a progress bar."""
@@ -121,6 +125,7 @@ def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@form_page
 def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks to confirm, saying what goes and which runs are compared again; POST deletes (admins only)."""
     run = access.run_for(request.user, pk, Role.ADMIN)
@@ -140,6 +145,7 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
     workload = access.workload_for(request.user, pk)

@@ -12,9 +12,11 @@ from django.views.decorators.http import require_POST
 from workloads import access, schedules
 from workloads.forms import ScheduleForm
 from workloads.models import Role
+from workloads.views.methods import form_page
 
 
 @login_required
+@form_page
 def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = ScheduleForm(request.POST if request.method == "POST" else None, instance=workload)

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from workloads import access
 from workloads.models import Role, Summary
@@ -49,7 +49,7 @@ def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     summary = exports.newest_done(run)
@@ -59,7 +59,7 @@ def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 @never_cache
 def summary_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled by static/js/summary.js while the newest summary is queued or running."""

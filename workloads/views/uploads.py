@@ -9,10 +9,12 @@ from django.core.exceptions import RequestDataTooBig, TooManyFilesSent, Validati
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from workloads import access
 from workloads.models import Role, Upload
 from workloads.uploads import accept_upload
+from workloads.views.methods import form_page
 
 
 def _upload_for(user, pk: int) -> Upload:
@@ -25,6 +27,7 @@ def _refused(request: HttpRequest, workload, errors: list[str]) -> HttpResponse:
 
 
 @login_required
+@form_page
 def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     if request.method != "POST":
@@ -47,6 +50,7 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk)
     files = upload.files.defer("data")
@@ -57,6 +61,7 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 @never_cache
 def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled every 2 s by static/js/status.js while the upload page shows a progress bar."""

@@ -9,10 +9,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_safe
 
 from workloads import access, charts, deletion
 from workloads.forms import ProbeForm, RunForm, WorkloadForm
 from workloads.models import Role
+from workloads.views.methods import form_page
 
 RECENT_UPLOADS = 5
 
@@ -32,6 +34,7 @@ def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, cont
 
 
 @login_required
+@form_page
 def workload_create(request: HttpRequest) -> HttpResponse:
     organisation = access.organisation_of(request.user, Role.MEMBER)
     form = WorkloadForm(request.POST if request.method == "POST" else None, organisation=organisation)
@@ -39,6 +42,7 @@ def workload_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@form_page
 def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = WorkloadForm(request.POST if request.method == "POST" else None, instance=workload,
@@ -47,6 +51,7 @@ def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@form_page
 def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks to confirm, saying what goes with it; POST deletes (admins only: the history goes too)."""
     workload = access.workload_for(request.user, pk, Role.ADMIN)
@@ -63,6 +68,7 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     documents = workload.documents.defer("text")

@@ -23,5 +23,26 @@ def test_a_post_to_a_download_names_the_methods_it_takes(alice_client, workload)
     response = alice_client.post(reverse("summary_download", args=[run.pk]))
 
     assert response.status_code == 405
-    assert response["Allow"] == "GET"
-    assert "This address takes GET only, not POST." in html(response)
+    assert response["Allow"] == "GET, HEAD"
+    assert "This address takes GET, HEAD only, not POST." in html(response)
+
+
+def test_a_page_to_read_takes_no_form_and_answers_head(alice_client, workload, document):
+    page = reverse("document_detail", args=[workload.pk, document.pk])
+
+    assert alice_client.post(page, {"text": "changed"}).status_code == 405
+    assert alice_client.delete(page).status_code == 405
+    head = alice_client.head(page)
+    assert head.status_code == 200 and head.content == b""
+    document.refresh_from_db()
+    assert document.text == "The notice period is 90 days."
+
+
+def test_a_page_with_a_form_takes_get_and_post_only(alice_client, workload):
+    response = alice_client.put(reverse("workload_edit", args=[workload.pk]), "name=renamed")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD, POST"
+    assert "This address takes GET, HEAD, POST only, not PUT." in html(response)
+    workload.refresh_from_db()
+    assert workload.name != "renamed"
