@@ -3,10 +3,11 @@ instead of storing them in the text: without them "What does clause 4.2 say?" ha
 
 A paragraph is numbered by its own numbering properties or its style's (a contract's numbered headings), at a
 level; each level has a start, a format and a text such as "%1.%2", and counting a level restarts the deeper ones.
-Lists that share a definition continue each other's numbers, as in Word, unless one restarts them (startOverride).
-Left out: restart rules other than the default (lvlRestart) and numbering linked through a numbering style
-(numStyleLink); every bullet reads "•", and formats Word spells out ("first", "one") read as numbers. Values a
-hand-made file gets wrong read as Word's defaults, never refuse the document.
+A level can instead restart only after the levels above a given one, or never (lvlRestart). Lists that share a
+definition continue each other's numbers, as in Word, unless one restarts them (startOverride); a definition may
+hand its levels over to a list style's (numStyleLink), as the multilevel lists of legal templates do. Left out:
+every bullet reads "•", and formats Word spells out ("first", "one") read as numbers. Values a hand-made file gets
+wrong read as Word's defaults, never refuse the document.
 """
 
 from __future__ import annotations
@@ -31,10 +32,13 @@ class ListNumbers:
     def __init__(self, numbering, styles):
         """numbering.xml's and styles.xml's root elements; None for a part the document does not have."""
         abstracts = {a.get(qn("w:abstractNumId")): a for a in _children(numbering, "w:abstractNum")}
+        definitions = {num.get(qn("w:numId")): _val(num.find(qn("w:abstractNumId")))
+                       for num in _children(numbering, "w:num")}
+        list_styles = inherited(styles, "numbering", lambda style: _val(style.find(f"{_NUM_PR}/{_NUM_ID}")))
         # numId -> (the list definition it uses, {level: start override})
         self.instances: dict[str, tuple[str, dict[int, int]]] = {}
         for num in _children(numbering, "w:num"):
-            abstract = _val(num.find(qn("w:abstractNumId")))
+            abstract = _linked(definitions[num.get(qn("w:numId"))], abstracts, definitions, list_styles)
             overrides = {_int(o.get(qn("w:ilvl")), 0): _int(_val(o.find(qn("w:startOverride"))), 1)
                          for o in num.iterchildren(qn("w:lvlOverride")) if o.find(qn("w:startOverride")) is not None}
             if abstract in abstracts:
@@ -64,13 +68,22 @@ class ListNumbers:
                     counts[overridden + 1:] = [None] * (_LEVELS - overridden - 1)
         definition = levels.get(level, _Level())
         counts[level] = definition.start if counts[level] is None else counts[level] + 1
-        counts[level + 1:] = [None] * (_LEVELS - level - 1)
+        for deeper in range(level + 1, _LEVELS):
+            if levels.get(deeper, _Level()).restarts_after(level):
+                counts[deeper] = None
         return definition.render(counts, levels)
 
 
 class _Level:
-    def __init__(self, start: int = 1, fmt: str = "decimal", text: str = "", legal: bool = False):
+    def __init__(self, start: int = 1, fmt: str = "decimal", text: str = "", legal: bool = False,
+                 restart: int | None = None):
         self.start, self.fmt, self.text, self.legal = start, fmt, text, legal
+        # lvlRestart: None restarts after any level above; 0 never; n after levels 1..n (Word counts from 1 here).
+        self.restart = restart
+
+    def restarts_after(self, level: int) -> bool:
+        """Whether a paragraph numbered at `level`, a level above this one, restarts this level's count."""
+        return self.restart is None or level < self.restart
 
     def render(self, counts: list[int | None], levels: dict[int, _Level]) -> str:
         if self.fmt == "bullet":
@@ -92,8 +105,22 @@ def _levels(abstract) -> dict[int, _Level]:
             start=_int(_val(lvl.find(qn("w:start"))), 1),
             fmt=_val(lvl.find(qn("w:numFmt"))) or "decimal",
             text=_val(lvl.find(qn("w:lvlText"))) or "",
-            legal=lvl.find(qn("w:isLgl")) is not None)
+            legal=lvl.find(qn("w:isLgl")) is not None,
+            restart=_int(_val(lvl.find(qn("w:lvlRestart"))), None))
     return levels
+
+
+def _linked(abstract: str | None, abstracts: dict, definitions: dict, list_styles: dict) -> str | None:
+    """The list definition that holds the levels: one that links to a list style (numStyleLink) uses the definition
+    of the list the style numbers with. A link that leads nowhere, or in a circle, keeps the definition as it is."""
+    current, seen = abstract, set()
+    while current in abstracts and current not in seen:
+        seen.add(current)
+        link = _val(abstracts[current].find(qn("w:numStyleLink")))
+        if link is None:
+            return current
+        current = definitions.get(list_styles.get(link))
+    return abstract
 
 
 def _style_numbering(styles, abstracts: dict, instances: dict) -> dict[str, tuple[str, int]]:
@@ -142,7 +169,7 @@ def _val(element) -> str | None:
     return None if element is None else element.get(_VAL)
 
 
-def _int(value: str | None, default: int) -> int:
+def _int(value: str | None, default: int | None) -> int | None:
     # Word takes levels 0-8 and starts up to 32,767; a start of 10^9 in letters would be 38 million "z"s.
     if value and value.lstrip("-").isdigit() and len(value) <= 6 and abs(int(value)) <= 32767:
         return int(value)

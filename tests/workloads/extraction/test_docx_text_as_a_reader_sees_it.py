@@ -198,6 +198,49 @@ def test_list_numbers_are_drawn_as_word_draws_them():
         "Schedule I Prices", "Schedule II Places", "Schedule I Restarted", "Signed"]
 
 
+def test_a_list_linked_to_a_list_style_is_numbered_by_the_styles_definition():
+    # Legal templates' multilevel lists: the list used in the text (numId 21) hands its levels to a list style,
+    # whose own list (numId 20) holds them.
+    numbering = ('<w:abstractNum w:abstractNumId="10"><w:styleLink w:val="LegalList"/>'
+                 + level(0, "decimal", "Article %1") + level(1, "decimal", "%1.%2") + "</w:abstractNum>"
+                 + '<w:abstractNum w:abstractNumId="11"><w:numStyleLink w:val="LegalList"/></w:abstractNum>'
+                 + '<w:abstractNum w:abstractNumId="12"><w:numStyleLink w:val="Missing"/></w:abstractNum>'
+                 + '<w:abstractNum w:abstractNumId="13"><w:numStyleLink w:val="Circle"/></w:abstractNum>'
+                 + '<w:num w:numId="20"><w:abstractNumId w:val="10"/></w:num>'
+                 + '<w:num w:numId="21"><w:abstractNumId w:val="11"/></w:num>'
+                 + '<w:num w:numId="22"><w:abstractNumId w:val="12"/></w:num>'
+                 + '<w:num w:numId="23"><w:abstractNumId w:val="13"/></w:num>')
+    styles = ('<w:style w:type="numbering" w:styleId="LegalList"><w:name w:val="Legal List"/>'
+              '<w:pPr><w:numPr><w:numId w:val="20"/></w:numPr></w:pPr></w:style>'
+              '<w:style w:type="numbering" w:styleId="Circle"><w:name w:val="Circle"/>'  # links back to itself
+              '<w:pPr><w:numPr><w:numId w:val="23"/></w:numPr></w:pPr></w:style>')
+    body = (listed(21, 0, "Parties") + listed(21, 1, "The Buyer") + listed(21, 1, "The Seller")
+            + listed(21, 0, "Term") + listed(22, 0, "A list whose style is missing") + listed(23, 0, "A circle"))
+
+    entry = extract(body, numbering=numbering, styles=styles)
+
+    assert entry.text.split("\n") == ["Article 1 Parties", "1.1 The Buyer", "1.2 The Seller", "Article 2 Term",
+                                      "A list whose style is missing", "A circle"]
+
+
+def test_a_level_restarts_as_its_restart_rule_says():
+    def restarting(ilvl: int, text: str, restart: int) -> str:
+        return (f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+                f'<w:lvlRestart w:val="{restart}"/><w:lvlText w:val="{text}"/></w:lvl>')
+
+    # Questions numbered through the whole form (never restarted), sub-points restarted by sections only.
+    numbering = ('<w:abstractNum w:abstractNumId="1">' + level(0, "upperLetter", "Section %1")
+                 + restarting(1, "Q%2.", 0) + restarting(2, "(%3)", 1) + "</w:abstractNum>"
+                 + '<w:num w:numId="1"><w:abstractNumId w:val="1"/></w:num>')
+    body = (listed(1, 0, "Company") + listed(1, 1, "Name?") + listed(1, 2, "Legal name") + listed(1, 1, "Size?")
+            + listed(1, 2, "Staff") + listed(1, 0, "Contract") + listed(1, 1, "Term?") + listed(1, 2, "Months"))
+
+    entry = extract(body, numbering=numbering)
+
+    assert entry.text.split("\n") == ["Section A Company", "Q1. Name?", "(1) Legal name", "Q2. Size?", "(2) Staff",
+                                      "Section B Contract", "Q3. Term?", "(1) Months"]
+
+
 def test_numbering_a_hand_made_file_gets_wrong_reads_as_words_defaults_and_refuses_nothing():
     broken = ('<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="x"><w:start w:val="one"/>'
               '<w:lvlText w:val="%1)"/></w:lvl>'
