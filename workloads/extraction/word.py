@@ -1,6 +1,6 @@
 """The text of a Word document as its reader sees it: tracked changes accepted, hidden text left out, list numbers
 drawn (numbering.py), and the text of content controls, fields, text boxes, equations, embedded HTML, footnotes,
-endnotes, headers and footers kept.
+endnotes, headers and footers kept, with symbols (symbols.py) and legacy form fields' check boxes and choices.
 
 python-docx's Paragraph.text reads only a paragraph's direct runs and hyperlinks: it drops a tracked insertion, a
 content control's text (a template's party names and dates), a field's result and a text box. Its
@@ -22,6 +22,7 @@ from lxml import etree
 
 from .numbering import ListNumbers
 from .styles import inherited
+from .symbols import symbol
 
 _P, _TBL, _TR, _TC, _R, _TEXT_BOX = (qn(tag) for tag in ("w:p", "w:tbl", "w:tr", "w:tc", "w:r", "w:txbxContent"))
 _MATH = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -40,6 +41,9 @@ _ID = qn("w:id")
 _DELETED_MARK = f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:del')}"
 _VANISH = f"{qn('w:rPr')}/{qn('w:vanish')}"
 _NOTE_MARKS = {"footnote": "{}", "endnote": "E{}"}
+# A run's content python-docx turns into text (Run.text), read here in order with what it leaves out.
+_RUN_TEXT = {qn(tag) for tag in ("w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:ptab")}
+_SYM, _FIELD_CHAR = qn("w:sym"), qn("w:fldChar")
 
 
 @dataclass
@@ -143,14 +147,19 @@ class _Reader:
             return "".join(t.text or "" for t in r.iter(_MATH_TEXT))
         if _is_hidden(r.rPr, self.hidden_styles):
             return ""  # hidden text: drafting notes and instructions Word does not show or print
-        marks = []
-        for reference in r:
-            kind = _NOTE_REFERENCES.get(reference.tag)
-            if kind:
+        pieces = []
+        for child in r:  # field codes (w:instrText) and deleted text are left out
+            if child.tag in _RUN_TEXT:
+                pieces.append(str(child))  # python-docx's text of it: a tab is "\t", a page break ""
+            elif child.tag == _SYM:
+                pieces.append(symbol(child.get(qn("w:font")), child.get(qn("w:char"))))
+            elif kind := _NOTE_REFERENCES.get(child.tag):
                 numbers = self.numbers[kind]
-                number = numbers.setdefault(reference.get(_ID), len(numbers) + 1)
-                marks.append(f"[{_NOTE_MARKS[kind].format(number)}]")
-        return r.text + "".join(marks)  # python-docx's run text: w:t, tabs and breaks; field codes left out
+                number = numbers.setdefault(child.get(_ID), len(numbers) + 1)
+                pieces.append(f"[{_NOTE_MARKS[kind].format(number)}]")
+            elif child.tag == _FIELD_CHAR:
+                pieces.append(_form_field(child))
+        return "".join(pieces)
 
     def table(self, tbl) -> Iterator[str]:
         for row in _descendants(tbl, _TR, stop=_TBL):
@@ -186,6 +195,32 @@ class _Reader:
                     yield f"{label}: {text}"
 
 
+def _form_field(field_char) -> str:
+    """What a legacy form field (Word's Developer > Legacy Tools) shows that is not in the text: a check box's
+    state and a drop-down's choice, kept in the field's start. A text field's value is its result, read already."""
+    data = field_char.find(qn("w:ffData"))
+    if data is None:
+        return ""
+    if (box := data.find(qn("w:checkBox"))) is not None:
+        checked = box.find(qn("w:checked"))
+        if checked is None:
+            checked = box.find(qn("w:default"))
+        return "☒" if checked is not None and _on(checked) else "☐"
+    if (choices := data.find(qn("w:ddList"))) is not None:
+        entries = [entry.get(qn("w:val"), "") for entry in choices.iterchildren(qn("w:listEntry"))]
+        chosen = choices.find(qn("w:result"))
+        if chosen is None:
+            chosen = choices.find(qn("w:default"))
+        index = "0" if chosen is None else chosen.get(qn("w:val"), "0")
+        return entries[int(index)] if index.isdecimal() and int(index) < len(entries) else ""
+    return ""
+
+
+def _on(element) -> bool:
+    """A Word on/off property: present means on, unless its w:val says otherwise."""
+    return element.get(qn("w:val"), "true") not in ("0", "false", "off")
+
+
 def _is_hidden(rPr, hidden_styles: set[str]) -> bool:
     """Hidden directly (w:vanish, which may also unhide), or through the run's character style."""
     if rPr is None:
@@ -199,7 +234,7 @@ def _hidden_styles(styles) -> set[str]:
     """The character styles that hide their text, themselves or through the styles they are based on."""
     def own(style):
         mark = style.find(_VANISH)
-        return None if mark is None else mark.get(qn("w:val"), "true") not in ("0", "false", "off")
+        return None if mark is None else _on(mark)
 
     return {style_id for style_id, hidden in inherited(styles, "character", own).items() if hidden}
 

@@ -304,3 +304,45 @@ def test_notes_are_counted_when_found_not_when_referred_to():
 
     assert entry.text == "Fees[1][2]\nFootnotes:\n[1] Excluding VAT.\n[2]"
     assert entry.detail == "DOCX, 1 paragraph, 1 note"
+
+
+def test_symbols_read_as_the_characters_their_fonts_show():
+    def sym(font: str, code: str) -> str:
+        return f"<w:r><w:sym w:font='{font}' w:char='{code}'/></w:r>"
+
+    body = (paragraph(run("Delivery "), sym("Symbol", "F0A3"), run(" 30 days, tolerance "), sym("Symbol", "F0B1"),
+                      run(" 5 %, "), sym("Symbol", "F06D"), run("m.")),
+            paragraph(sym("Wingdings", "F0FE"), run(" Insured "), sym("Wingdings", "F0A8"), run(" Uninsured")),
+            paragraph(sym("Segoe UI Symbol", "2713"), run(" Signed")),  # a Unicode font: the code is the character
+            # Codes no table knows, and nonsense, read as nothing rather than as a private-use character.
+            paragraph(run("Logo"), sym("Wingdings 3", "F062"), sym("Arial", "E001"), sym("Arial", "zz"),
+                      sym("Symbol", "F0FF"), run(".")))
+
+    assert extract("".join(body)).text.split("\n") == [
+        "Delivery ≤ 30 days, tolerance ± 5 %, μm.", "☑ Insured ◻ Uninsured", "✓ Signed", "Logo."]
+
+
+def test_legacy_form_fields_show_their_check_box_states_and_choices():
+    def form_field(data: str, code: str, result: str = "") -> str:
+        shown = f"<w:r><w:fldChar w:fldCharType='separate'/></w:r>{run(result)}" if result else ""
+        return (f"<w:r><w:fldChar w:fldCharType='begin'><w:ffData><w:name w:val='F'/>{data}</w:ffData></w:fldChar>"
+                f"</w:r><w:r><w:instrText xml:space='preserve'> {code} </w:instrText></w:r>{shown}"
+                "<w:r><w:fldChar w:fldCharType='end'/></w:r>")
+
+    def box(state: str) -> str:
+        return form_field(f"<w:checkBox><w:sizeAuto/>{state}</w:checkBox>", "FORMCHECKBOX")
+
+    choices = "<w:listEntry w:val='Monthly'/><w:listEntry w:val='Quarterly'/>"
+    body = (paragraph(box("<w:default w:val='0'/><w:checked/>"), run(" Renews automatically")),
+            paragraph(box("<w:default w:val='1'/><w:checked w:val='0'/>"), run(" Exclusive")),
+            paragraph(box("<w:default w:val='1'/>"), run(" Confidential")),  # never changed: its default
+            paragraph(run("Invoices: "), form_field(f"<w:ddList><w:result w:val='1'/>{choices}</w:ddList>",
+                                                    "FORMDROPDOWN")),
+            paragraph(run("Reports: "), form_field(f"<w:ddList>{choices}</w:ddList>", "FORMDROPDOWN")),
+            paragraph(run("Broken: "), form_field(f"<w:ddList><w:result w:val='7'/>{choices}</w:ddList>",
+                                                  "FORMDROPDOWN")),
+            paragraph(run("Buyer: "), form_field("<w:textInput/>", "FORMTEXT", "Acme GmbH")))
+
+    assert extract("".join(body)).text.split("\n") == [
+        "☒ Renews automatically", "☐ Exclusive", "☒ Confidential", "Invoices: Quarterly", "Reports: Monthly",
+        "Broken: ", "Buyer: Acme GmbH"]
