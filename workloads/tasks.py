@@ -16,7 +16,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.utils import timezone
 
 from workloads import pricing, schedules
@@ -77,10 +77,10 @@ def extract_upload(upload_pk: int) -> None:
             # Another worker may be saving an upload of the same workload: one at a time, each judged against
             # the documents the other saved. (NO KEY: a new run or probe of the workload need not wait.)
             Workload.objects.select_for_update(no_key=True).get(pk=upload.workload_id)
-            _admit(upload.workload, documents, items)
+            replacing = _admit(upload, documents, items)
             for document, item in zip(documents, items, strict=True):
                 if document:
-                    document.save()
+                    _save(document, replacing)
                     item.document = document
             UploadItem.objects.bulk_create(items)
             Upload.objects.filter(pk=upload_pk).update(status=Upload.Status.DONE, finished_at=timezone.now())
@@ -92,6 +92,7 @@ def extract_upload(upload_pk: int) -> None:
 
 
 _NAME_TAKEN = "skipped: a document with this name is already in the workload"
+_REPLACED = "; replaced the document of this name"
 
 
 def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
@@ -107,22 +108,21 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
                     reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
-    names, left = _room(workload)
+    room = _Room(workload, upload.replace_same_names)
     documents, items = [], []
     for done, upload_file in enumerate(upload.files.all(), start=1):
         for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
             document, detail, tokens = None, e.detail, 0
-            if e.kept and e.name in names:
+            if e.kept and room.taken(e.name):
                 detail = _NAME_TAKEN
-            elif e.kept and (at_least := token_floor(e.text)) > left:
+            elif e.kept and (at_least := token_floor(e.text)) > room.tokens_left(e.name):
                 detail = _over_the_limit(f"at least {at_least:,}")
             elif e.kept:
                 tokens = len(tokenizer(e.text)["input_ids"])
-                if tokens > left:
+                if tokens > room.tokens_left(e.name):
                     detail = _over_the_limit(f"{tokens:,}")
                 else:
-                    left -= tokens
-                    names.add(e.name)
+                    room.keep(e.name, tokens)
                     document = Document(workload=workload, name=e.name, source_path=e.source_path or "",
                                         origin=upload_file, text=e.text, tokens=tokens, lines=e.lines,
                                         size_bytes=e.size_bytes)
@@ -133,28 +133,62 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
     return documents, items
 
 
-def _admit(workload: Workload, documents: list[Document | None], items: list[UploadItem]) -> None:
+def _admit(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> set[str]:
     """Skip the documents that the workload, as saved now, has no room for: their name taken or too many tokens.
+    Returns the names of the workload's documents that kept ones replace.
 
     Called under the workload's lock: another upload may have been saved since _extract looked.
     """
-    names, left = _room(workload)
+    room = _Room(upload.workload, upload.replace_same_names)
+    replacing = set()
     for index, (document, item) in enumerate(zip(documents, items, strict=True)):
         if document is None:
             continue
-        if document.name not in names and document.tokens <= left:
-            names.add(document.name)
-            left -= document.tokens
+        if not room.taken(document.name) and document.tokens <= room.tokens_left(document.name):
+            if room.keep(document.name, document.tokens):
+                replacing.add(document.name)
+                item.detail = item.detail[:500 - len(_REPLACED)] + _REPLACED
             continue
-        reason = _NAME_TAKEN if document.name in names else _over_the_limit(f"{document.tokens:,}")
+        reason = _NAME_TAKEN if room.taken(document.name) else _over_the_limit(f"{document.tokens:,}")
         item.kept, item.detail, item.tokens, documents[index] = False, reason, 0, None
+    return replacing
 
 
-def _room(workload: Workload) -> tuple[set[str], int]:
-    """The names the workload's documents take, and how many tokens its limit leaves."""
-    names = set(workload.documents.values_list("name", flat=True))
-    left = settings.WORKLOAD_MAX_TOKENS - (workload.documents.aggregate(t=Sum("tokens"))["t"] or 0)
-    return names, left
+def _save(document: Document, replacing: set[str]) -> None:
+    """Save a new document, or put it in the place of the document of its name, which keeps its address and the
+    date it was added (its page says which upload its text was read from)."""
+    if document.name in replacing:
+        document.pk, document.created_at = document.workload.documents.values_list("pk", "created_at").get(
+            name=document.name)
+        document.save(force_update=True)
+    else:
+        document.save()
+
+
+class _Room:
+    """The names a workload's documents leave free, and the tokens its limit leaves, as an upload fills them.
+
+    An upload that replaces documents of the same names may take a name the workload has: its document then counts
+    instead of the one it replaces."""
+
+    def __init__(self, workload: Workload, replacing: bool):
+        self.existing = dict(workload.documents.values_list("name", "tokens"))
+        self.left = settings.WORKLOAD_MAX_TOKENS - sum(self.existing.values())
+        self.replacing = replacing
+        self.kept: set[str] = set()
+
+    def taken(self, name: str) -> bool:
+        return name in self.kept or (name in self.existing and not self.replacing)
+
+    def tokens_left(self, name: str) -> int:
+        """How many tokens a document of this name may have."""
+        return self.left + (self.existing.get(name, 0) if self.replacing else 0)
+
+    def keep(self, name: str, tokens: int) -> bool:
+        """Count a document in; whether it replaces one."""
+        self.left = self.tokens_left(name) - tokens
+        self.kept.add(name)
+        return self.existing.pop(name, None) is not None
 
 
 def _over_the_limit(tokens: str) -> str:

@@ -32,21 +32,25 @@ def _over(size: int, limit: int) -> str:
     return f"{human_size(size)}, more than the limit of {human_size(limit)}"
 
 
-def accept_upload(workload: Workload, user, files: Sequence) -> Upload:
+def accept_upload(workload: Workload, user, files: Sequence, replace_same_names: bool = False) -> Upload:
     """Store the files and queue their extraction once the transaction commits."""
     from workloads.tasks import extract_upload
 
     with transaction.atomic():
-        upload = store_upload(workload, user, files)
+        upload = store_upload(workload, user, files, replace_same_names)
         extract_upload.delay_on_commit(upload.pk)
     return upload
 
 
-def store_upload(workload: Workload, user, files: Sequence) -> Upload:
-    """Validate and store the files, all or none, as a queued Upload (extraction not yet asked for)."""
+def store_upload(workload: Workload, user, files: Sequence, replace_same_names: bool = False) -> Upload:
+    """Validate and store the files, all or none, as a queued Upload (extraction not yet asked for).
+
+    replace_same_names: a document the files read as replaces the workload's document of that name (a new version
+    of a contract, a codebase uploaded again) instead of being skipped.
+    """
     validate_files(files)
     with transaction.atomic():
-        upload = Upload.objects.create(workload=workload, created_by=user)
+        upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
         for f in files:
             data = f.read()
             UploadFile.objects.create(upload=upload, name=(f.name or "unnamed")[-255:], data=data, size_bytes=len(data))

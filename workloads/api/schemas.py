@@ -140,6 +140,7 @@ class UploadOut(Schema):
     status: Literal["queued", "running", "done", "failed"]
     files_done: int = Field(description="files extracted so far")
     files_total: int = Field(description="files in the upload")
+    replace_same_names: bool = Field(description="whether its documents replace those of the same names")
     error: str
     created_at: dt.datetime
     finished_at: dt.datetime | None

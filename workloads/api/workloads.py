@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from ninja import File, Router, Status, UploadedFile
+from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
 from workloads import deletion
@@ -101,9 +101,11 @@ def list_documents(request, workload_id: int):
 @router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
              summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
-        None, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them")):
+        None, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them"),
+        replace_same_names: bool = Form(False, description="a document whose name the workload has replaces that "
+                                        "document's text (a new version), instead of being skipped")):
     workload = workload_of(request, workload_id, Role.MEMBER)
-    upload = accept_upload(workload, request.auth, files or [])
+    upload = accept_upload(workload, request.auth, files or [], replace_same_names)
     return Status(202, {"id": upload.pk, "status": upload.status})
 
 
@@ -115,8 +117,8 @@ def get_upload(request, upload_id: int):
     upload = get_object_or_404(uploads, pk=upload_id)
     return {
         "id": upload.pk, "workload_id": upload.workload_id, "status": upload.status, "files_done": upload.files_done,
-        "files_total": upload.files_total, "error": upload.error, "created_at": upload.created_at,
-        "finished_at": upload.finished_at,
+        "files_total": upload.files_total, "replace_same_names": upload.replace_same_names, "error": upload.error,
+        "created_at": upload.created_at, "finished_at": upload.finished_at,
         "items": [{"name": i.name, "kept": i.kept, "detail": i.detail, "tokens": i.tokens, "document_id": i.document_id}
                   for i in upload.items.all()],
     }

@@ -18,6 +18,8 @@ class Upload(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     files_done = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    # A new version of a file replaces the text of the document of its name, instead of being skipped.
+    replace_same_names = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -42,7 +42,8 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
     except RequestDataTooBig:
         return _refused(request, workload, ["That request is too large: send fewer or smaller files."])
     try:
-        upload = accept_upload(workload, request.user, files)
+        # A checkbox: browsers send it only when it is ticked.
+        upload = accept_upload(workload, request.user, files, "replace_same_names" in request.POST)
     except ValidationError as exc:
         return _refused(request, workload, exc.messages)
     messages.success(request, f"Received {len(files)} file{'s' if len(files) != 1 else ''}: extracting the text now.")

@@ -33,8 +33,8 @@ class Api:
     def delete(self, path: str):
         return self.client.delete("/api" + path, headers=self.headers)
 
-    def upload(self, path: str, files: list):
-        return self.client.post("/api" + path, {"files": files}, headers=self.headers)
+    def upload(self, path: str, files: list, **fields):
+        return self.client.post("/api" + path, {"files": files, **fields}, headers=self.headers)
 
 
 @pytest.fixture

@@ -135,3 +135,20 @@ def test_odd_file_names_never_fail_the_request(as_alice, workload, name):
         assert 0 < len(stored) <= 255 and "/" not in stored and "\x00" not in stored
     else:
         assert not Upload.objects.exists()
+
+
+def test_an_upload_may_replace_the_documents_of_its_names(as_alice, workload):
+    response = as_alice.upload(f"/workloads/{workload.pk}/documents", [_file()], replace_same_names="true")
+    upload_id = response.json()["id"]
+
+    assert Upload.objects.get(pk=upload_id).replace_same_names
+    assert as_alice.get(f"/uploads/{upload_id}").json()["replace_same_names"] is True
+
+
+def test_it_refuses_a_replace_flag_that_is_not_a_boolean(as_alice, workload):
+    response = as_alice.upload(f"/workloads/{workload.pk}/documents", [_file()], replace_same_names="perhaps")
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "replace_same_names: Input should be a valid boolean, unable to interpret input"}
+    assert not Upload.objects.exists() and not UploadFile.objects.exists()

@@ -1,5 +1,6 @@
 """The upload page shows extraction's progress and, per file, what was kept or skipped and why."""
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from workloads.models import Upload, UploadFile, UploadItem
@@ -47,3 +48,18 @@ def test_a_failed_upload_shows_why(alice_client, alice, workload):
     page = alice_client.get(reverse("upload_detail", args=[upload.pk])).content.decode()
     assert "extraction failed: the archive is encrypted" in page
     assert alice_client.get(reverse("upload_status", args=[upload.pk])).json()["finished"] is True
+
+
+def test_the_upload_form_can_replace_documents_of_the_same_names(alice_client, workload):
+    form = alice_client.get(reverse("upload_create", args=[workload.pk])).content.decode()
+    assert '<input type="checkbox" name="replace_same_names"' in form
+
+    sent = {"files": [SimpleUploadedFile("terms.txt", b"New terms.\n")], "replace_same_names": "on"}
+    response = alice_client.post(reverse("upload_create", args=[workload.pk]), sent)
+
+    upload = Upload.objects.get()
+    assert upload.replace_same_names
+    assert "Its documents replace those of the same names." in alice_client.get(response["Location"]).content.decode()
+    alice_client.post(reverse("upload_create", args=[workload.pk]),
+                      {"files": [SimpleUploadedFile("terms.txt", b"New terms.\n")]})
+    assert not Upload.objects.latest("pk").replace_same_names  # unticked: the browser sends nothing
