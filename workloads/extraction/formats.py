@@ -13,6 +13,7 @@ import pypdfium2
 from lxml import etree
 
 from .datatypes import Limits, Skip, human_size, visible
+from .pdf_forms import write_choices
 from .text import normalise
 from .word import read_word
 
@@ -49,25 +50,31 @@ def read_pdf(data: bytes) -> tuple[str, str]:
         raise Skip(f"corrupt PDF: {_pdfium_reason(exc)}") from None
     finally:
         document.close()
-    text = "\n\n".join(text for text, _ in pages)
+    text = "\n\n".join(text for text, _, _ in pages)
     if not text.strip():
         raise Skip("PDF has no text layer (scanned image?)")
     detail = f"PDF, {_plural(len(pages), 'page')}"
-    if any(flattened for _, flattened in pages):
+    if any(flattened for _, flattened, _ in pages):
         detail += ", its form's text fields read"
+    if any(choices for _, _, choices in pages):
+        detail += ", its check boxes and radio buttons read as [x] or [ ]"
     return text, detail
 
 
-def _page_text(document: pypdfium2.PdfDocument, index: int) -> tuple[str, bool]:
-    """The page's text, and whether it had form fields or annotations to flatten into it first."""
+def _page_text(document: pypdfium2.PdfDocument, index: int) -> tuple[str, bool, int]:
+    """The page's text, whether it had form fields or annotations to flatten into it first, and how many check
+    boxes and radio buttons it had."""
     page = document[index]
-    flattened = bool(page.formenv) and page.flatten() == pypdfium2.raw.FLATTEN_SUCCESS
+    choices = write_choices(document, page) if page.formenv else 0
+    # pdfium calls a page whose only widgets were the boxes above flattened, with nothing left to flatten.
+    flattened = (bool(page.formenv) and pypdfium2.raw.FPDFPage_GetAnnotCount(page.raw) > 0
+                 and page.flatten() == pypdfium2.raw.FLATTEN_SUCCESS)
     if flattened:
         page.close()
         page = document[index]  # flattening leaves the open page's handles stale
     textpage = page.get_textpage()
     try:
-        return normalise(textpage.get_text_bounded()).rstrip(), flattened
+        return normalise(textpage.get_text_bounded()).rstrip(), flattened, choices
     finally:
         textpage.close()
         page.close()

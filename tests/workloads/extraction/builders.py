@@ -93,9 +93,6 @@ def make_pdf_form(label: str, value: str, drawn: bool = True) -> bytes:
     """A one-page PDF that prints `label` and has a filled-in text field showing `value` beside it, written by hand
     (fpdf2 makes no forms): the value is drawn by the field's widget, as form fillers save it, not by the page.
     Not `drawn`: the field has no appearance, and the form asks readers to draw it (NeedAppearances)."""
-    def stream(data: bytes, entries: bytes = b"") -> bytes:
-        return b"<< " + entries + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
-
     font = b"<< /Font << /F1 6 0 R >> >>"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /NeedAppearances %s /DR " % (
@@ -105,11 +102,62 @@ def make_pdf_form(label: str, value: str, drawn: bool = True) -> bytes:
         + font + b" >>",
         b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (field) /V (%s) /Rect [150 695 350 715] /P 3 0 R /F 4 "
         b"%s /DA (/F1 12 Tf 0 g) >>" % (value.encode(), b"/AP << /N 7 0 R >>" if drawn else b""),
-        stream(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % label.encode()),
+        _stream(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % label.encode()),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        stream(b"/Tx BMC BT /F1 12 Tf 2 5 Td (%s) Tj ET EMC" % value.encode(),
+        _stream(b"/Tx BMC BT /F1 12 Tf 2 5 Td (%s) Tj ET EMC" % value.encode(),
                b"/Type /XObject /Subtype /Form /BBox [0 0 200 20] /Resources " + font),
     ]
+    return _pdf(objects)
+
+
+def make_pdf_choices(boxes: list[tuple[str, bool]], options: list[str], chosen: str) -> bytes:
+    """A one-page PDF form, written by hand: a check box before each label of `boxes`, ticked or not, then a group
+    of radio buttons, one before each of `options`, the `chosen` one selected. Each widget draws a ZapfDingbats
+    mark when on and nothing when off, as form fillers save them."""
+    font = b"<< /Font << /F1 4 0 R /ZaDb 5 0 R >> >>"
+    marks = 6  # the objects: 1-3 document, 4-5 fonts, 6-7 on and off appearances, 8 page content, then fields
+    labels = [label for label, _ in boxes] + options
+    content = b"".join(b"BT /F1 12 Tf 92 %d Td (%s) Tj ET\n" % (700 - 20 * line, label.encode())
+                       for line, label in enumerate(labels))
+
+    def widget(line: int, on_name: str, ticked: bool, entries: bytes) -> bytes:
+        """A 12-point box before the label on `line`, whose appearance named `on_name` draws its mark."""
+        return (b"<< /Type /Annot /Subtype /Widget /Rect [72 %d 84 %d] /P 3 0 R /F 4 /AS /%s "
+                b"/AP << /N << /%s %d 0 R /Off %d 0 R >> >> %s >>" % (
+                    698 - 20 * line, 710 - 20 * line, on_name.encode() if ticked else b"Off", on_name.encode(),
+                    marks, marks + 1, entries))
+
+    first_field = 9
+    group = first_field + len(boxes) + len(options)
+    fields = [widget(line, "Yes", ticked, b"/FT /Btn /T (box%d) /V /%s" % (line, b"Yes" if ticked else b"Off"))
+              for line, (_, ticked) in enumerate(boxes)]
+    fields += [widget(len(boxes) + n, option, option == chosen, b"/Parent %d 0 R" % group)
+               for n, option in enumerate(options)]
+    kids = b" ".join(b"%d 0 R" % (first_field + len(boxes) + n) for n in range(len(options)))
+    field_refs = b" ".join(b"%d 0 R" % (first_field + n) for n in range(len(boxes))) + b" %d 0 R" % group
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [%s] /DR %s >> >>" % (field_refs, font),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 8 0 R /Annots [%s] /Resources %s >>" % (
+            b" ".join(b"%d 0 R" % (first_field + n) for n in range(len(fields))), font),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>",
+        _stream(b"q BT /ZaDb 10 Tf 1 2 Td (4) Tj ET Q", b"/Type /XObject /Subtype /Form /BBox [0 0 12 12] "
+                b"/Resources " + font),
+        _stream(b"", b"/Type /XObject /Subtype /Form /BBox [0 0 12 12]"),
+        _stream(content),
+        *fields,
+        b"<< /FT /Btn /Ff 49152 /T (choice) /V /%s /Kids [%s] >>" % (chosen.encode(), kids),
+    ]
+    return _pdf(objects)
+
+
+def _stream(data: bytes, entries: bytes = b"") -> bytes:
+    return b"<< " + entries + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+def _pdf(objects: list[bytes]) -> bytes:
+    """A PDF file of these objects, numbered from 1, the first the catalog."""
     pdf, offsets = b"%PDF-1.7\n", []
     for number, body in enumerate(objects, start=1):
         offsets.append(len(pdf))
@@ -137,16 +185,7 @@ def make_pdf_bomb(unpacked_bytes: int) -> bytes:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
     ]
-    pdf = bytearray(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(pdf))
-        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(pdf)
-    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    pdf += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(pdf)
+    return _pdf(objects)
 
 
 def make_docx_bomb(paragraphs: int) -> bytes:

@@ -2,7 +2,7 @@ import pytest
 
 from workloads.extraction import extract_file
 
-from .builders import LIMITS, make_pdf, make_pdf_form
+from .builders import LIMITS, make_pdf, make_pdf_choices, make_pdf_form
 
 
 def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
@@ -21,7 +21,17 @@ def test_it_reads_the_values_of_a_filled_in_form(drawn):
     [entry] = extract_file("order.pdf", make_pdf_form("Party:", "Acme Ltd", drawn), LIMITS)
 
     assert (entry.kept, entry.text) == (True, "Party:\nAcme Ltd")
-    assert entry.detail == "PDF, 1 page, its form's text fields read"  # checkboxes and radio buttons are not
+    assert entry.detail == "PDF, 1 page, its form's text fields read"
+
+
+def test_it_reads_check_boxes_and_radio_buttons_beside_their_labels():
+    # Flattened, a ticked box read as "✔" on a line of its own and an empty one as nothing.
+    data = make_pdf_choices([("Insured", True), ("Uninsured", False)], ["Monthly", "Quarterly"], chosen="Quarterly")
+
+    [entry] = extract_file("order.pdf", data, LIMITS)
+
+    assert (entry.kept, entry.text) == (True, "[x] Insured\n[ ] Uninsured\n( ) Monthly\n(x) Quarterly")
+    assert entry.detail == "PDF, 1 page, its check boxes and radio buttons read as [x] or [ ]"
 
 
 def test_it_skips_a_pdf_without_a_text_layer_as_a_probable_scan():
