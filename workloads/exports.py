@@ -142,7 +142,7 @@ def run_record(run: ComparisonRun, *, answers: bool) -> dict:
         "finished_at": _iso(run.finished_at), "priced_at": _iso(run.priced_at),
         "device": run.device, "model": run.model, "versions": run.versions,
         "strategies": run.strategies, "settings": {name: getattr(run, name) for name in SETTINGS},
-        "units_of_work": run.units_of_work,
+        "units_of_work": run.units_of_work, "documents": run.documents,
         "prices": {"gpu": _gpu_price(run.gpu_price), "api": _api_price(run.api_price)},
         "pricing_error": run.pricing_error,
         "results": [_result_record(result, answers) for result in run.results.all()],

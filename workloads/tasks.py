@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from workloads import pricing, schedules
+from workloads import document_sets, pricing, schedules
 from workloads.extraction import Limits, extract_file
 from workloads.extraction.token_floor import TokenFloor
 from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, UploadItem, Workload
@@ -263,7 +263,8 @@ def _compare(run: ComparisonRun) -> dict:
     # The run reads the documents as they are now, not as they were when it was queued (an upload may
     # have finished meanwhile): its costs per unit of work are per these documents' units.
     run.device, run.versions, run.units_of_work = device_name(lm.device), versions(), workload.units_of_work(documents)
-    run.save(update_fields=["device", "versions", "units_of_work"])
+    run.documents = document_sets.snapshot(documents)
+    run.save(update_fields=["device", "versions", "units_of_work", "documents"])
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
     on = run.day
     gpu = pricing.gpu_price(workload.organisation, run.device, on)

@@ -1,5 +1,7 @@
 """The comparison task runs the default model for real and stores, prices and describes what it measured."""
 
+import hashlib
+
 import pytest
 
 from workloads.models import ComparisonRun, Document, GpuPrice, Probe
@@ -34,6 +36,9 @@ def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, dj
     assert run.status == ComparisonRun.Status.SUCCEEDED, run.error
     assert not run.summaries.exists()  # only scheduled runs export a PDF by themselves
     assert run.device.startswith("cpu") and run.versions["torch"] and run.versions["transformers"]
+    # It keeps the documents it read, so a later run can say what changed in them.
+    assert run.documents == [{"name": "agreement.txt", "tokens": 60,
+                              "sha256": hashlib.sha256(CONTRACT.encode()).hexdigest()}]
     assert run.progress_done == run.progress_total > 0
     results = {r.strategy: r for r in run.results.all()}
     assert set(results) == {"chunked", "full_index_share"}

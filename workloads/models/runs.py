@@ -70,6 +70,9 @@ class ComparisonRun(models.Model):
     # What produced it, and the engine's whole report as it came.
     device = models.CharField(max_length=200, blank=True)
     versions = models.JSONField(default=dict, blank=True)
+    # The documents it read: name, tokens and SHA-256 of the text each (workloads.document_sets); None before runs
+    # kept them.
+    documents = models.JSONField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
 
     # Pricing: the price book entries in force on the run's date, or why it could not be priced.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from workloads import document_sets
 from workloads.changes import strategy_name
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.runs import STRATEGIES
@@ -139,6 +140,7 @@ def gather(run: ComparisonRun) -> Content:
         history=list(dict.fromkeys(r.run for r in history_results)), history_results=history_results,
         prices=_prices(run), pricing_error=run.pricing_error,
         provenance=[("Model", run.model), ("Device", run.device or "not recorded"),
+                    ("Documents", document_sets.described(run.documents)),
                     *sorted((str(k), str(v)) for k, v in (run.versions or {}).items())],
         settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
     )

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from workloads import access, schedules
+from workloads import access, document_sets, schedules
 from workloads.changes import accuracy_points, percent_change
 from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
 
@@ -63,6 +63,8 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
         notes.append(f"GPU price: {before.gpu_price or 'none'} → {now.gpu_price or 'none'}")
     if now.api_price_id != before.api_price_id:
         notes.append(f"API price: {before.api_price or 'none'} → {now.api_price or 'none'}")
+    if documents := document_sets.change(before.documents, now.documents):
+        notes.append(documents)
     return notes
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from workloads import access, charts, deletion, exports, pricing, runs, schedules
+from workloads import access, charts, deletion, document_sets, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import decision, monthly
@@ -74,6 +74,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "refirable_period": _refirable_period(run),
         "settings": [(name.replace("_", " "), getattr(run, name)) for name in runs.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
+        "documents_read": document_sets.described(run.documents),
     })
 
 

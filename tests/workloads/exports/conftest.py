@@ -10,6 +10,7 @@ from tests.workloads.api.conftest import Api
 from tests.workloads.pages.conftest import make_run, standard_report
 from workloads.models import Alert, ApiToken, ComparisonRun
 
+DOCUMENTS = [{"name": "master-services-agreement.txt", "tokens": 1234, "sha256": "ab" * 32}]
 CHANGES = {"previous_run": None, "previous_period": "2026-Q1", "unit": "contract", "strategies": {
     "full_index_share": {"cost": {"previous": 0.0005, "current": 0.001, "delta": 0.0005, "percent": 100.0},
                          "unit_cost": {"previous": 0.000125, "current": 0.00025, "delta": 0.000125, "percent": 100.0},
@@ -38,7 +39,8 @@ def finished_run(workload, probe, prices, previous_run, alice):
                        2026, 5, 4, 6, 1, tzinfo=dt.timezone.utc))
     # Written here, not by workloads.changes, so that these tests read exactly the rows they check against.
     ComparisonRun.objects.filter(pk=run.pk).update(previous_run=previous_run,
-                                                   changes=CHANGES | {"previous_run": previous_run.pk})
+                                                   changes=CHANGES | {"previous_run": previous_run.pk},
+                                                   documents=DOCUMENTS)
     Alert.objects.filter(run=run).delete()
     Alert.objects.create(run=run, previous_run=previous_run, kind=Alert.Kind.COST_UP, strategy="full_index_share",
                          message="Full context with Index Share cost $0.001, up 100% from $0.0005 in 2026-Q1.")

@@ -4,7 +4,7 @@ answers, changes, alerts."""
 import pytest
 from django.urls import reverse
 
-from tests.workloads.exports.conftest import strict_json
+from tests.workloads.exports.conftest import DOCUMENTS, strict_json
 from tests.workloads.pages.conftest import VERSIONS, make_run, standard_report
 from workloads.exports import COLUMNS
 from workloads.models import ComparisonRun, GpuPrice
@@ -39,6 +39,7 @@ def test_it_holds_the_workload_and_the_run_as_the_database_has_them(alice_client
     assert run["settings"] == {"group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "exact",
                                "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0}
     assert run["units_of_work"] == 4
+    assert run["documents"] == DOCUMENTS
 
 
 def test_it_gives_the_prices_used_as_numbers_with_their_dates_and_sources(alice_client, finished_run, prices):

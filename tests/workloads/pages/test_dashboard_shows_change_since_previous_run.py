@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import VERSIONS, html, make_run, standard_report
-from workloads.models import Workload
+from workloads.document_sets import snapshot
+from workloads.models import Document, Workload
 
 
 def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload, probe, prices, document):
@@ -32,6 +33,35 @@ def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload,
     assert "torch: 2.13.0 → 2.14.0" in page
     assert "1 document · 1,234 tokens" in page
     assert "Empty one" in page and "No finished comparison yet." in page
+
+
+def test_it_says_what_changed_in_the_documents_since_the_previous_run(alice_client, workload, probe, prices):
+    terms = Document(name="terms.txt", text="Notice: 30 days.", tokens=1000)
+    annex = Document(name="annex.txt", text="Prices.", tokens=200)
+    before = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC),
+                      documents=snapshot([terms, annex, Document(name="policy.txt", text="Old.", tokens=300)]))
+    same = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 4, 1, tzinfo=dt.UTC),
+                    documents=before.documents)
+    assert f"Same device, versions, prices and documents as run {before.pk}." in html(alice_client.get(
+        reverse("dashboard")))
+
+    terms.text, terms.tokens = "Notice: 90 days.", 1100  # a new version under the same name
+    make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC),
+             documents=snapshot([terms, annex, Document(name="schedule.txt", text="Mondays.", tokens=50)]))
+
+    page = html(alice_client.get(reverse("dashboard")))
+    assert f"Also changed since run {same.pk}:" in page
+    assert ("<li>documents: 1 added (schedule.txt), 1 changed (terms.txt), 1 removed (policy.txt); "
+            "1,500 → 1,350 tokens</li>") in page
+
+
+def test_runs_from_before_runs_kept_their_documents_are_not_compared_on_them(alice_client, workload, probe, prices):
+    before = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC))
+    make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC),
+             documents=snapshot([Document(name="terms.txt", text="Notice: 90 days.", tokens=1100)]))
+
+    assert before.documents is None
+    assert "documents:" not in html(alice_client.get(reverse("dashboard")))
 
 
 def test_the_first_comparison_has_nothing_to_compare_with(alice_client, workload, probe, prices):

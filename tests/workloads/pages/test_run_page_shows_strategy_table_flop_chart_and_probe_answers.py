@@ -17,8 +17,10 @@ def _figure(page: str, name: str) -> dict:
 
 
 def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client, workload, probe, prices):
-    run = make_run(workload, standard_report(probe), device="cpu")
+    run = make_run(workload, standard_report(probe), device="cpu",
+                   documents=[{"name": "msa.txt", "tokens": 1234, "sha256": "ab" * 32}])
     page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
+    assert "4 contracts of work · read 1 document, 1,234 tokens" in page
 
     # The decision first, and what it means for a month of the 40 contracts the workload expects.
     assert f"<p>{decision(run)}</p>" in page

@@ -8,6 +8,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from tests.workloads.summary.conftest import DEVICE, pdf_text
+from workloads.models import ComparisonRun
 from workloads.summary import charts
 from workloads.summary.decision import decision
 from workloads.summary.render import render_summary
@@ -34,6 +35,8 @@ def _chart_images(pdf: bytes) -> list[tuple[int, int]]:
 def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, last_quarter, prices, artefacts):
     run = this_quarter
     assert run.changes["previous_period"] == "2026-Q4"  # recorded by pricing: the summary has changes to show
+    # The documents it read, as the task records them.
+    ComparisonRun.objects.filter(pk=run.pk).update(documents=[{"name": "msa.txt", "tokens": 1234, "sha256": "ab" * 32}])
 
     pdf, pages = render_summary(run)
 
@@ -59,7 +62,8 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     assert "H200 at $3.50 an hour 1 Jan 2026" in text
     assert "$0.10 in and $0.30 out per million tokens 1 Jan 2026" in text
     # Model, device and versions.
-    for value in (run.model, DEVICE, "engine abc123", "torch 2.13.0", "transformers 5.24.0", "Indexer exact"):
+    for value in (run.model, DEVICE, "engine abc123", "torch 2.13.0", "transformers 5.24.0", "Indexer exact",
+                  "Documents 1 document, 1,234 tokens"):
         assert value in text
     # How it was measured, with the baselines defined.
     for heading in METHOD_HEADINGS:

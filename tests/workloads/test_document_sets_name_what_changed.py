@@ -1,0 +1,22 @@
+"""What changed between two runs' documents names a few of each kind and counts the rest."""
+
+from workloads.document_sets import change, described
+
+
+def _documents(*names: str, digest: str = "a") -> list[dict]:
+    return [{"name": name, "tokens": 10, "sha256": digest * 64} for name in names]
+
+
+def test_a_long_list_of_names_is_cut_to_three_and_a_count():
+    added = [f"contract-{n:02d}.pdf" for n in range(12)]
+
+    assert change(_documents("terms.txt"), _documents("terms.txt", *added)) == (
+        "documents: 12 added (contract-00.pdf, contract-01.pdf, contract-02.pdf and 9 more); 10 → 130 tokens")
+
+
+def test_the_same_names_with_new_text_are_changed_and_a_run_without_documents_compares_with_nothing():
+    assert change(_documents("a.txt", "b.txt"), _documents("a.txt", "b.txt", digest="b")) == (
+        "documents: 2 changed (a.txt, b.txt); 20 → 20 tokens")
+    assert change(_documents("a.txt"), _documents("a.txt")) is None
+    assert change(None, _documents("a.txt")) is None
+    assert (described(_documents("a.txt")), described(None)) == ("1 document, 10 tokens", "not recorded")
