@@ -96,6 +96,11 @@ class Content:
         return self.run.workload
 
     @property
+    def documents_change(self) -> str | None:
+        """What changed in the documents since the previous period's run: "documents: 1 added (annex.txt)..."."""
+        return self.previous_run and document_sets.change(self.previous_run.documents, self.run.documents)
+
+    @property
     def details(self) -> list[tuple]:
         """Provenance beside the engine settings, one (name, value, name, value) row at a time."""
         blank = ("", "")

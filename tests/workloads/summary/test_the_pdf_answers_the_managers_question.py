@@ -35,8 +35,10 @@ def _chart_images(pdf: bytes) -> list[tuple[int, int]]:
 def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, last_quarter, prices, artefacts):
     run = this_quarter
     assert run.changes["previous_period"] == "2026-Q4"  # recorded by pricing: the summary has changes to show
-    # The documents it read, as the task records them.
+    # The documents each read, as the task records them: a new version of the contract since last quarter.
     ComparisonRun.objects.filter(pk=run.pk).update(documents=[{"name": "msa.txt", "tokens": 1234, "sha256": "ab" * 32}])
+    ComparisonRun.objects.filter(pk=last_quarter.pk).update(
+        documents=[{"name": "msa.txt", "tokens": 1200, "sha256": "cd" * 32}])
 
     pdf, pages = render_summary(run)
 
@@ -52,6 +54,7 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     # What changed since last quarter: the alert, and this quarter's cost against last quarter's.
     assert "Full context with Index Share costs 20% more than in 2026-Q4" in text
     assert "Cost in 2027-Q1 against 2026-Q4" in text
+    assert "Documents: 1 changed (msa.txt); 1,200 → 1,234 tokens." in text
     assert "$0.035 $0.0292 +20.0% $0.00875 $0.00729 +20.0%" in text  # workload cost, then per contract
     assert "Full context with a sliding window was refused: longer than the model's 8192 positions" in text
     # Accuracy with the gate.
