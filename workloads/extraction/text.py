@@ -1,7 +1,8 @@
-"""Bytes to text: BOM first, then strict UTF-8, then charset-normalizer's best guess (cp1252 when it ties)."""
+"""Bytes to text: BOM first, then strict UTF-8, then charset-normalizer's best guess, with our own tie-break."""
 
 import codecs
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import charset_normalizer
@@ -54,11 +55,41 @@ def decode_text(data: bytes) -> DecodedText:
     best = matches.best()
     if best is None:
         raise Skip("binary file or unknown text encoding")
-    # Single-byte code pages often tie (chaos and coherence within its margins: a short text, few accents),
-    # and charset-normalizer then keeps the first it tried: cp1250 before cp1252, so Western "Naïve" became
-    # Central European "Naďve". On a tie by its own ranking, prefer the far more common Windows Western code page;
-    # where it ranks another code page clearly higher, its choice stands.
-    western = next((m for m in matches if "cp1252" in m.could_be_from_charset and not best < m), None)
-    if western is not None:
-        return DecodedText(normalise(str(western)), "cp1252")
-    return DecodedText(normalise(str(best)), best.encoding)
+    # Single-byte code pages often tie by charset-normalizer's own ranking (chaos and coherence within its
+    # margins: a short text, few accents), and it then keeps the first it tried: cp1250 before cp1252, so Western
+    # "Naïve" became "Naďve", while Polish read as cp1252 ("25 z³") and short Russian as cp1252 ("Öåíà") ranked as
+    # well as their own code pages. Among the tied readings, the one that reads least like a wrong code page wins,
+    # then the most common code page.
+    tied = [m for m in matches if not best < m]
+    sample = data[:_SAMPLE_BYTES]  # judged on the start, so that a long file does not take a word loop per reading
+    chosen = min(tied, key=lambda m: (_implausible(sample.decode(m.encoding, errors="ignore")), _commonness(m)))
+    label = "cp1252" if "cp1252" in chosen.could_be_from_charset else chosen.encoding
+    return DecodedText(normalise(str(chosen)), label)
+
+
+_SAMPLE_BYTES = 64 * 1024
+# Windows code pages by how often they are met, Western first; others rank after them, as charset-normalizer has.
+_COMMON = ("cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1257", "cp1256", "cp1255", "cp1258")
+# Marks that stand at a word's edges ("«prix»,") or inside one ("e-mail", "12,50", "don't", "a/b", "10:30").
+_EDGE_PUNCTUATION = "\"'()[]{}<>«»‹›“”‘’„‚.,;:!?¿¡…–—*"
+_IN_WORD = set("-'’.,/:@&+%_#")
+_WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd"}  # letters, combining marks, digits: not "³"
+
+
+def _commonness(match) -> int:
+    ranks = [_COMMON.index(name) for name in match.could_be_from_charset if name in _COMMON]
+    return min(ranks, default=len(_COMMON))
+
+
+def _implausible(text: str) -> int:
+    """How many words read as a wrong code page makes them: a symbol between letters ("z³oty" for "złoty"), or a
+    Latin word made of accented letters only ("Öåíà" for "Цена")."""
+    count = 0
+    for word in text.split():
+        inner = word.strip(_EDGE_PUNCTUATION)
+        letters = [c for c in inner if c.isalpha()]
+        if any(unicodedata.category(c) not in _WORD_CATEGORIES and c not in _IN_WORD for c in inner[1:-1]):
+            count += 1
+        elif len(letters) > 1 and all(not c.isascii() and "LATIN" in unicodedata.name(c, "") for c in letters):
+            count += 1
+    return count
