@@ -13,7 +13,7 @@ import pypdfium2
 from lxml import etree
 
 from .datatypes import Limits, Skip, human_size, visible
-from .pdf_forms import write_choices
+from .pdf_forms import place_flattened, write_choices
 from .text import normalise
 from .word import read_word
 
@@ -66,12 +66,14 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> tuple[str, bool, 
     boxes and radio buttons it had."""
     page = document[index]
     choices = write_choices(document, page) if page.formenv else 0
+    objects = pypdfium2.raw.FPDFPage_CountObjects(page.raw)
     # pdfium calls a page whose only widgets were the boxes above flattened, with nothing left to flatten.
     flattened = (bool(page.formenv) and pypdfium2.raw.FPDFPage_GetAnnotCount(page.raw) > 0
                  and page.flatten() == pypdfium2.raw.FLATTEN_SUCCESS)
     if flattened:
         page.close()
         page = document[index]  # flattening leaves the open page's handles stale
+        place_flattened(page, objects)
     textpage = page.get_textpage()
     try:
         return normalise(textpage.get_text_bounded()).rstrip(), flattened, choices

@@ -110,6 +110,33 @@ def make_pdf_form(label: str, value: str, drawn: bool = True) -> bytes:
     return _pdf(objects)
 
 
+def make_pdf_fields(fields: list[tuple[str, str]]) -> bytes:
+    """A one-page PDF form with a filled-in text field under each label, as web and HTML-to-PDF forms lay them out;
+    every widget draws its value, and pdfium flattens them all into one object at the end of the page."""
+    font = b"<< /Font << /F1 4 0 R >> >>"
+    first_field = 6  # the objects: 1-3 document, 4 font, 5 page content, then a widget and its appearance each
+    labels = b"".join(b"BT /F1 12 Tf 72 %d Td (%s) Tj ET\n" % (700 - 40 * n, label.encode())
+                      for n, (label, _) in enumerate(fields))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [%s] /DR %s >> >>" % (
+            b" ".join(b"%d 0 R" % (first_field + 2 * n) for n in range(len(fields))), font),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Annots [%s] /Resources %s >>" % (
+            b" ".join(b"%d 0 R" % (first_field + 2 * n) for n in range(len(fields))), font),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        _stream(labels),
+    ]
+    for n, (_, value) in enumerate(fields):
+        objects += [
+            b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (field%d) /V (%s) /Rect [72 %d 272 %d] /P 3 0 R /F 4 "
+            b"/AP << /N %d 0 R >> /DA (/F1 12 Tf 0 g) >>" % (
+                n, value.encode(), 680 - 40 * n, 696 - 40 * n, first_field + 2 * n + 1),
+            _stream(b"/Tx BMC BT /F1 12 Tf 2 4 Td (%s) Tj ET EMC" % value.encode(),
+                    b"/Type /XObject /Subtype /Form /BBox [0 0 200 16] /Resources " + font),
+        ]
+    return _pdf(objects)
+
+
 def make_pdf_choices(boxes: list[tuple[str, bool]], options: list[str], chosen: str) -> bytes:
     """A one-page PDF form, written by hand: a check box before each label of `boxes`, ticked or not, then a group
     of radio buttons, one before each of `options`, the `chosen` one selected. Each widget draws a ZapfDingbats

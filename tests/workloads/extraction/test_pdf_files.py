@@ -2,7 +2,7 @@ import pytest
 
 from workloads.extraction import extract_file
 
-from .builders import LIMITS, make_pdf, make_pdf_choices, make_pdf_form
+from .builders import LIMITS, make_pdf, make_pdf_choices, make_pdf_fields, make_pdf_form
 
 
 def test_it_keeps_the_text_of_every_page_separated_by_a_blank_line():
@@ -22,6 +22,15 @@ def test_it_reads_the_values_of_a_filled_in_form(drawn):
 
     assert (entry.kept, entry.text) == (True, "Party:\nAcme Ltd")
     assert entry.detail == "PDF, 1 page, its form's text fields read"
+
+
+def test_it_reads_each_fields_value_after_its_label():
+    # Flattened, every value came at the end of the page, and the values of one line ran together.
+    data = make_pdf_fields([("Customer name:", "Mueller GmbH"), ("Crates per week:", "120"), ("Notes:", "Back door")])
+
+    [entry] = extract_file("order.pdf", data, LIMITS)
+
+    assert entry.text == "Customer name:\nMueller GmbH\nCrates per week:\n120\nNotes:\nBack door"
 
 
 def test_it_reads_check_boxes_and_radio_buttons_beside_their_labels():
