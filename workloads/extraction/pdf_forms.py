@@ -103,7 +103,8 @@ def _object_bounds(obj) -> tuple[float, float, float, float] | None:
 
 def _bounds(rect: pdfium.FS_RECTF) -> tuple[float, float, float, float]:
     # Some writers give a widget's corners in another order (bottom above top).
-    return min(rect.left, rect.right), min(rect.bottom, rect.top), max(rect.left, rect.right), max(rect.bottom, rect.top)
+    (left, right), (bottom, top) = sorted((rect.left, rect.right)), sorted((rect.bottom, rect.top))
+    return left, bottom, right, top
 
 
 def _reading_index(box: tuple[float, float, float, float], texts: list) -> int | None:
