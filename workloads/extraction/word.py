@@ -31,8 +31,9 @@ _ALT_CHUNK, _RELATIONSHIP = qn("w:altChunk"), qn("r:id")
 _NOTE_REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
 _CHANGES = {qn(tag) for tag in ("w:ins", "w:del", "w:moveTo", "w:moveFrom")}
 # Never walked: deleted and moved-away text, the second copy of alternate content (Word writes a text box twice,
-# for new and old readers), and properties, which hold no text of their own.
-_HIDDEN = {qn(tag) for tag in ("w:del", "w:moveFrom", "w:pPr", "w:rPr", "w:sdtPr", "w:sdtEndPr", "w:tblPr",
+# for new and old readers), the small reading printed over East Asian characters (ruby text: its base is read),
+# and properties, which hold no text of their own.
+_HIDDEN = {qn(tag) for tag in ("w:del", "w:moveFrom", "w:pPr", "w:rPr", "w:rt", "w:sdtPr", "w:sdtEndPr", "w:tblPr",
                                  "w:trPr", "w:tcPr", "w:sectPr")}
 _HIDDEN.add("{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback")
 # Word's separators between the page and its notes are notes too, with a type; real notes have none.
@@ -40,9 +41,12 @@ _NOTE_TYPE = qn("w:type")
 _ID = qn("w:id")
 _DELETED_MARK = f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:del')}"
 _VANISH = f"{qn('w:rPr')}/{qn('w:vanish')}"
+_VAL = qn("w:val")
+_PARAGRAPH_STYLE = f"{qn('w:pPr')}/{qn('w:pStyle')}"
 _NOTE_MARKS = {"footnote": "{}", "endnote": "E{}"}
 # A run's content python-docx turns into text (Run.text), read here in order with what it leaves out.
-_RUN_TEXT = {qn(tag) for tag in ("w:t", "w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:ptab")}
+_RUN_TEXT = {qn(tag) for tag in ("w:t", "w:tab", "w:cr", "w:noBreakHyphen", "w:ptab")}
+_BREAK = qn("w:br")
 _SYM, _FIELD_CHAR = qn("w:sym"), qn("w:fldChar")
 
 
@@ -64,7 +68,7 @@ def read_word(document) -> WordText:
     """The body's lines in order, then its footnotes and endnotes, then each distinct header and footer."""
     # Many writers leave out the numbering part of a document without lists, and some the styles part.
     numbering, styles = (_part_element(document, reltype) for reltype in (RT.NUMBERING, RT.STYLES))
-    reader = _Reader(document, ListNumbers(numbering, styles), _hidden_styles(styles))
+    reader = _Reader(document, ListNumbers(numbering, styles), _Hiding(styles))
     result = reader.result
     result.lines.extend(reader.blocks(_element(document.part).body, count=True))
     for kind in ("footnote", "endnote"):
@@ -74,9 +78,9 @@ def read_word(document) -> WordText:
 
 
 class _Reader:
-    def __init__(self, document, lists: ListNumbers, hidden_styles: set[str]):
+    def __init__(self, document, lists: ListNumbers, hiding: _Hiding):
         self.result = WordText()
-        self.document, self.lists, self.hidden_styles = document, lists, hidden_styles
+        self.document, self.lists, self.hiding = document, lists, hiding
         # Each kind's note ids in the order the text refers to them: their numbers on the page.
         self.numbers: dict[str, dict[str, int]] = {kind: {} for kind in _NOTE_MARKS}
 
@@ -107,10 +111,7 @@ class _Reader:
         rel = self.document.part.rels.get(chunk.get(_RELATIONSHIP))
         content_type = "" if rel is None or rel.is_external else rel.target_part.content_type
         if content_type in ("text/html", "application/xhtml+xml"):
-            page = lxml.html.document_fromstring(rel.target_part.blob)
-            for hidden in page.xpath("//script | //style | //head"):
-                hidden.drop_tree()
-            return page.text_content().splitlines()
+            return _html_lines(rel.target_part.blob)
         if content_type == "text/plain":
             return rel.target_part.blob.decode("utf-8", errors="replace").splitlines()
         self.result.unread_embedded += 1
@@ -120,7 +121,8 @@ class _Reader:
         """The paragraph's own text, then the lines of the text boxes anchored in it."""
         runs, boxes = [], []
         self._collect(p, runs, boxes)
-        text = "".join(self.run_text(r) for r in runs)
+        style = p.find(_PARAGRAPH_STYLE)
+        text = "".join(self.run_text(r, None if style is None else style.get(_VAL)) for r in runs)
         # A paragraph whose mark and text were deleted (a tracked deletion) is gone once changes are accepted.
         label = "" if p.find(_DELETED_MARK) is not None and not text.strip() else self.lists.label(p)
         lines = [f"{label} {text}" if label and text.strip() else text]
@@ -142,15 +144,17 @@ class _Reader:
                 runs.append(child)
             self._collect(child, runs, boxes)  # a run's drawing may hold a text box
 
-    def run_text(self, r) -> str:
+    def run_text(self, r, paragraph_style: str | None) -> str:
         if r.tag == _MATH_RUN:  # an equation's run: its text, linear ("x=1", "a/b" as "ab")
             return "".join(t.text or "" for t in r.iter(_MATH_TEXT))
-        if _is_hidden(r.rPr, self.hidden_styles):
+        if self.hiding.hides(r.rPr, paragraph_style):
             return ""  # hidden text: drafting notes and instructions Word does not show or print
         pieces = []
         for child in r:  # field codes (w:instrText) and deleted text are left out
-            if child.tag in _RUN_TEXT:
-                pieces.append(str(child))  # python-docx's text of it: a tab is "\t", a page break ""
+            if child.tag == _BREAK:
+                pieces.append("\n")  # python-docx reads a page or column break as "", gluing the words it parts
+            elif child.tag in _RUN_TEXT:
+                pieces.append(str(child))  # python-docx's text of it: a tab is "\t"
             elif child.tag == _SYM:
                 pieces.append(symbol(child.get(qn("w:font")), child.get(qn("w:char"))))
             elif kind := _NOTE_REFERENCES.get(child.tag):
@@ -178,7 +182,9 @@ class _Reader:
         while unread := [note_id for note_id in numbers if note_id not in texts]:
             for note_id in unread:
                 note = notes.get(note_id)
-                texts[note_id] = "" if note is None else " ".join(filter(str.strip, self.blocks(note)))
+                # A note's text starts after its own mark and a space Word puts there: read without it.
+                texts[note_id] = "" if note is None else " ".join(
+                    line.strip() for line in self.blocks(note) if line.strip())
         yield f"{kind.capitalize()}s:"
         for note_id, number in numbers.items():
             yield f"[{_NOTE_MARKS[kind].format(number)}] {texts[note_id]}".rstrip()
@@ -195,6 +201,28 @@ class _Reader:
                     yield f"{label}: {text}"
 
 
+# HTML elements that begin a line of their own; a table's cells are parted as Word tables' are, by " | ".
+_HTML_BLOCKS = {"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure",
+                "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section",
+                "table", "tr", "ul"}
+
+
+def _html_lines(html: bytes) -> list[str]:
+    """An embedded HTML document's text, a line per heading, paragraph, list item and table row: lxml's
+    text_content() alone runs them together ("AnnexFirst paragraph.")."""
+    page = lxml.html.document_fromstring(html)
+    for hidden in page.xpath("//script | //style | //head"):
+        hidden.drop_tree()
+    for element in page.iter():
+        if element.tag in _HTML_BLOCKS:
+            element.tail = "\n" + (element.tail or "")
+            element.text = "\n" + (element.text or "")
+        elif element.tag in ("td", "th"):
+            element.tail = " | " + (element.tail or "")
+    lines = (line.strip().removesuffix(" |").strip() for line in page.text_content().splitlines())
+    return [line for line in lines if line]
+
+
 def _form_field(field_char) -> str:
     """What a legacy form field (Word's Developer > Legacy Tools) shows that is not in the text: a check box's
     state and a drop-down's choice, kept in the field's start. A text field's value is its result, read already."""
@@ -207,36 +235,38 @@ def _form_field(field_char) -> str:
             checked = box.find(qn("w:default"))
         return "☒" if checked is not None and _on(checked) else "☐"
     if (choices := data.find(qn("w:ddList"))) is not None:
-        entries = [entry.get(qn("w:val"), "") for entry in choices.iterchildren(qn("w:listEntry"))]
+        entries = [entry.get(_VAL, "") for entry in choices.iterchildren(qn("w:listEntry"))]
         chosen = choices.find(qn("w:result"))
         if chosen is None:
             chosen = choices.find(qn("w:default"))
-        index = "0" if chosen is None else chosen.get(qn("w:val"), "0")
+        index = "0" if chosen is None else chosen.get(_VAL, "0")
         return entries[int(index)] if index.isdecimal() and int(index) < len(entries) else ""
     return ""
 
 
 def _on(element) -> bool:
     """A Word on/off property: present means on, unless its w:val says otherwise."""
-    return element.get(qn("w:val"), "true") not in ("0", "false", "off")
+    return element.get(_VAL, "true") not in ("0", "false", "off")
 
 
-def _is_hidden(rPr, hidden_styles: set[str]) -> bool:
-    """Hidden directly (w:vanish, which may also unhide), or through the run's character style."""
-    if rPr is None:
-        return False
-    if rPr.vanish is not None:
-        return bool(rPr.vanish.val)
-    return rPr.style in hidden_styles
+class _Hiding:
+    """Whether a run is hidden: by its own properties (w:vanish, which may also unhide), else by its character
+    style, else by its paragraph's style, each style as the styles it is based on leave it."""
 
+    def __init__(self, styles):
+        def own(style):
+            mark = style.find(_VANISH)
+            return None if mark is None else _on(mark)
 
-def _hidden_styles(styles) -> set[str]:
-    """The character styles that hide their text, themselves or through the styles they are based on."""
-    def own(style):
-        mark = style.find(_VANISH)
-        return None if mark is None else _on(mark)
+        self.character = inherited(styles, "character", own)
+        self.paragraph = inherited(styles, "paragraph", own)
 
-    return {style_id for style_id, hidden in inherited(styles, "character", own).items() if hidden}
+    def hides(self, rPr, paragraph_style: str | None) -> bool:
+        if rPr is not None and rPr.vanish is not None:
+            return bool(rPr.vanish.val)
+        if rPr is not None and rPr.style in self.character:
+            return self.character[rPr.style]
+        return self.paragraph.get(paragraph_style, False)
 
 
 def _descendants(element, tag: str, stop: str) -> Iterator:

@@ -346,3 +346,52 @@ def test_legacy_form_fields_show_their_check_box_states_and_choices():
     assert extract("".join(body)).text.split("\n") == [
         "☒ Renews automatically", "☐ Exclusive", "☒ Confidential", "Invoices: Quarterly", "Reports: Monthly",
         "Broken: ", "Buyer: Acme GmbH"]
+
+
+def test_page_and_column_breaks_part_the_words_they_stand_between():
+    body = paragraph(run("End of the main terms."), "<w:r><w:br w:type='page'/></w:r>", run("Schedule A: Prices"),
+                     "<w:r><w:br w:type='column'/></w:r>", run("Right column"), "<w:r><w:br/></w:r>", run("Line"))
+
+    assert extract(body).text == "End of the main terms.\nSchedule A: Prices\nRight column\nLine"
+
+
+def test_text_hidden_by_its_paragraphs_style_is_left_out_unless_its_run_shows_it():
+    styles = ('<w:style w:type="paragraph" w:styleId="DraftNote"><w:name w:val="Draft Note"/>'
+              '<w:rPr><w:vanish/></w:rPr></w:style>'
+              '<w:style w:type="paragraph" w:styleId="DraftNoteIndented"><w:name w:val="Draft Note Indented"/>'
+              '<w:basedOn w:val="DraftNote"/></w:style>'
+              '<w:style w:type="character" w:styleId="Shown"><w:name w:val="Shown"/><w:rPr><w:vanish w:val="0"/>'
+              '</w:rPr></w:style>')
+    shown = "<w:r><w:rPr><w:rStyle w:val='Shown'/></w:rPr><w:t xml:space='preserve'> Keep this.</w:t></w:r>"
+    body = (paragraph(run("Terms.")) + styled("DraftNote", "Drafting note: delete before sending.")
+            + styled("DraftNoteIndented", "Ask legal.")
+            + paragraph("<w:pPr><w:pStyle w:val='DraftNote'/></w:pPr>", run("Hidden."), shown))
+
+    assert extract(body, styles=styles).text.split("\n") == ["Terms.", "", "", " Keep this."]
+
+
+def test_ruby_text_over_east_asian_characters_is_read_once_as_its_base():
+    ruby = ("<w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>かんじ</w:t></w:r></w:rt>"
+            "<w:rubyBase><w:r><w:t>漢字</w:t></w:r></w:rubyBase></w:ruby></w:r>")
+
+    assert extract(paragraph(ruby, run("の契約"))).text == "漢字の契約"
+
+
+def test_an_embedded_html_documents_blocks_read_a_line_each():
+    html = ("<html><body><h1>Annex</h1><p>First paragraph.</p><div>Second paragraph.</div>"
+            "<ul><li>Apples</li><li>Pears</li></ul><table><tr><th>Item</th><th>Price</th></tr>"
+            "<tr><td>Rye</td><td>2.50</td></tr></table>Line one<br>line two</body></html>")
+    body = paragraph(run("Before")) + "<w:altChunk r:id='rIdTest1'/>" + paragraph(run("After"))
+
+    assert extract(body, [("html", html)]).text.split("\n") == [
+        "Before", "Annex", "First paragraph.", "Second paragraph.", "Apples", "Pears", "Item | Price", "Rye | 2.50",
+        "Line one", "line two", "After"]
+
+
+def test_a_notes_text_reads_without_the_space_after_its_own_mark():
+    body = paragraph(run("Fees"), "<w:r><w:footnoteReference w:id='1'/></w:r>", run("."))
+    note = paragraph("<w:r><w:footnoteRef/></w:r>", run(" Prices exclude VAT."))
+
+    entry = extract(body, [("footnotes", f"<w:footnote w:id='1'>{note}</w:footnote>")])
+
+    assert entry.text == "Fees[1].\nFootnotes:\n[1] Prices exclude VAT."
