@@ -197,6 +197,9 @@ FACT = re.compile(
 )
 
 MAX_VALUE_WORDS = 6
+# A footnote's or endnote's mark as documents read ("per crate[1]."): not part of the answer, and scoring, which
+# folds it to "crate 1", would mark a right answer wrong.
+NOTE_MARK = re.compile(r"\[E?\d{1,4}\]")
 CAPITAL = "A-ZÀ-ÖØ-Þ"  # capital letters, Latin-1 accented ones included: re has no \p{Lu}
 VALUE_START = re.compile(rf"[\d$€£¥{CAPITAL}]")
 
@@ -255,7 +258,7 @@ def _first_unique(probes: Iterable[Probe], limit: int) -> list[Probe]:
 def _facts(doc: Document) -> Iterator[_Fact]:
     for match in FACT.finditer(doc.text):
         subject = " ".join(match["subject"].split())
-        value = match["value"]
+        value = NOTE_MARK.sub("", match["value"]).rstrip()
         if _is_value(value) and not CLAUSE_WORDS.intersection(subject.split()):
             yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value)
 

@@ -229,6 +229,15 @@ def test_it_does_not_take_a_predicate_for_a_value():
     assert [(p.question, p.answer) for p in generate_probes(docs)] == [("What is the invoice number?", "INV-7")]
 
 
+def test_a_note_mark_is_not_part_of_the_answer():
+    # As the DOCX reader writes a footnote's mark: "crate[1]" folded to "crate 1" marked a right answer wrong.
+    docs = [Document("prices.docx", "The price is 12.50 EUR per crate[1]. The delivery day is Monday[E2].")]
+
+    assert [(p.question, p.answer) for p in generate_probes(docs)] == [
+        ("What is the price?", "12.50 EUR per crate"), ("What is the delivery day?", "Monday")]
+    assert is_correct("It costs 12.50 EUR per crate.", "12.50 EUR per crate")
+
+
 def test_it_finds_a_function_defined_in_one_file_and_called_in_another(tmp_path):
     # Ledger is imported but never called, so it makes no probe.
     billing = "def parse_invoice(text):\n    return text.split()\n\n\nclass Ledger:\n    pass\n"
