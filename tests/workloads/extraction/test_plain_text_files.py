@@ -43,3 +43,11 @@ def test_it_keeps_a_file_with_an_unknown_extension_when_its_content_is_text():
     [entry] = extract_file("schema.graphql", b"type Query { cart: Cart }\n", LIMITS)
 
     assert (entry.kept, entry.text) == (True, "type Query { cart: Cart }\n")
+
+
+def test_an_rtf_document_is_skipped_with_what_to_do_not_kept_as_its_markup():
+    rtf = rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Times;}}\f0\fs24 Supply Agreement\par The price is 12,50.\par}"
+
+    [entry] = extract_file("contract.rtf", rtf, LIMITS)
+
+    assert (entry.kept, entry.detail) == (False, "RTF is not read: save it as DOCX or PDF and upload that")
