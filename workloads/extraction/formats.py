@@ -76,10 +76,28 @@ def _page_text(document: pypdfium2.PdfDocument, index: int) -> tuple[str, bool, 
         place_flattened(page, objects)
     textpage = page.get_textpage()
     try:
-        return normalise(textpage.get_text_bounded()).rstrip(), flattened, choices
+        return _joined_hyphenation(normalise(textpage.get_text_bounded())).rstrip(), flattened, choices
     finally:
         textpage.close()
         page.close()
+
+
+# A word split at a line's end by hyphenation. pdfium joins the lines itself where a line ends in "-", leaving
+# \x02 for the hyphen; a soft hyphen, or the hyphen U+2010 that typesetters such as WeasyPrint draw there, it
+# leaves with the line break.
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])(?:\x02|[\u00ad\u2010]\n)(?=[^\W\d_])")
+
+
+def _joined_hyphenation(text: str) -> str:
+    """Words split across lines rejoined ("uninter-\nrupted" as "uninterrupted") when the second part starts in
+    lower case, as hyphenation splits words; otherwise the hyphen is kept ("Mid-Year"). Compounds split at their
+    own hyphen ("long-\nterm") read joined too: the page cannot tell them apart."""
+    def join(match: re.Match) -> str:
+        if text[match.end()].islower():
+            return ""
+        return "-" if match.group() == "\x02" else match.group()
+
+    return _HYPHENATED.sub(join, text).replace("\x02", "-")
 
 
 def _pdfium_reason(exc: Exception) -> str:

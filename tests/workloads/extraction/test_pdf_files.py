@@ -59,3 +59,12 @@ def test_it_skips_a_password_protected_pdf():
     [entry] = extract_file("secret.pdf", make_pdf("Salary list", user_password="hunter2"), LIMITS)
 
     assert (entry.kept, entry.detail) == (False, "PDF is password-protected")
+
+
+def test_words_hyphenated_at_a_lines_end_read_whole():
+    # pdfium joins a line ending in "-" and leaves \x02 where the hyphen was: it read "uninter\x02rupted".
+    data = make_pdf("Deliveries are uninter-\nrupted and long-\nterm, Mid-\nYear, 2020-\n2021.")
+
+    [entry] = extract_file("terms.pdf", data, LIMITS)
+
+    assert entry.text == "Deliveries are uninterrupted and longterm, Mid-Year, 2020-\n2021."
