@@ -1,4 +1,5 @@
-"""Bytes to text: BOM first, then strict UTF-8, then charset-normalizer's best guess, with our own tie-break."""
+"""Bytes to text: BOM first, then strict UTF-8 (or UTF-16 without a BOM), then charset-normalizer's best guess, with our
+own tie-break."""
 
 import codecs
 import re
@@ -46,6 +47,11 @@ def decode_text(data: bytes) -> DecodedText:
             except UnicodeDecodeError:
                 raise Skip(f"unreadable text: not valid {label or 'UTF-8'} despite its byte order mark") from None
     if b"\x00" in data[:NUL_SCAN_BYTES]:
+        if (codec := _utf16_without_bom(data)) is not None:
+            try:
+                return DecodedText(normalise(data.decode(codec)), "UTF-16")
+            except UnicodeDecodeError:
+                pass
         raise Skip("binary file")
     try:
         return DecodedText(normalise(data.decode("utf-8")), None)
@@ -68,6 +74,19 @@ def decode_text(data: bytes) -> DecodedText:
 
 
 _SAMPLE_BYTES = 64 * 1024
+def _utf16_without_bom(data: bytes) -> str | None:
+    """The UTF-16 codec of mostly-Latin text saved without a byte order mark (by some Windows tools): every other
+    byte NUL, the others not. A binary file's NULs fall anywhere."""
+    sample = data[:NUL_SCAN_BYTES]
+    if len(sample) < 2 or len(data) % 2:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    for codec, high, low in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if high.count(0) >= 0.9 * len(high) and low.count(0) <= 0.01 * len(low):
+            return codec
+    return None
+
+
 # Windows code pages by how often they are met, Western first; others rank after them, as charset-normalizer has.
 _COMMON = ("cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1257", "cp1256", "cp1255", "cp1258")
 # Marks that stand at a word's edges ("«prix»,") or inside one ("e-mail", "12,50", "don't", "a/b", "10:30").

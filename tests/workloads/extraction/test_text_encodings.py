@@ -52,3 +52,13 @@ def test_it_skips_bytes_that_no_text_encoding_explains():
     [entry] = extract_file("dump.txt", bytes(range(1, 256)) * 10, LIMITS)
 
     assert (entry.kept, entry.detail) == (False, "binary file or unknown text encoding")
+
+
+def test_it_reads_utf16_without_a_byte_order_mark_and_still_skips_binary_files():
+    text = "Delivery contract: price 12.50 EUR per crate.\nZoë, Zürich\n"
+    for codec in ("utf-16-le", "utf-16-be"):
+        [entry] = extract_file("export.txt", text.encode(codec), LIMITS)
+        assert (entry.kept, entry.detail, entry.text) == (True, "text (UTF-16)", text)
+
+    [binary] = extract_file("data.txt", bytes(range(256)) * 8, LIMITS)
+    assert (binary.kept, binary.detail) == (False, "binary file")
