@@ -2,6 +2,8 @@
 
 A file may hold one conversation (a list of messages, one message per JSONL line, or an object with the list under
 a transcript key) or several (a JSON list of such objects, or one per JSONL line, as in OpenAI's fine-tuning files).
+ChatGPT's export (conversations.json) is a list of conversations whose messages are the nodes of a tree: see
+_chatgpt_messages.
 """
 
 import json
@@ -88,7 +90,22 @@ def _is_transcript(value) -> bool:
 
 
 def _is_conversation(value) -> bool:
-    return isinstance(value, dict) and _transcript(value) is not None
+    return isinstance(value, dict) and (_transcript(value) is not None or _is_chatgpt_conversation(value))
+
+
+def _is_chatgpt_conversation(value: dict) -> bool:
+    """{"title": ..., "mapping": {id: {"message": {...} or null, "parent": id, "children": [id, ...]}}, ...}"""
+    mapping = value.get("mapping")
+    return (
+        isinstance(mapping, dict)
+        and bool(mapping)
+        and all(_is_chatgpt_node(node) for node in mapping.values())
+        and _root(mapping) is not None
+    )
+
+
+def _is_chatgpt_node(value) -> bool:
+    return isinstance(value, dict) and "message" in value and isinstance(value["message"], dict | None)
 
 
 def _transcript(conversation: dict) -> list | None:
@@ -96,7 +113,9 @@ def _transcript(conversation: dict) -> list | None:
 
 
 def _conversation(value: dict) -> Conversation:
-    return Conversation(_title(value.get("title")), _messages(_transcript(value)))
+    transcript = _transcript(value)
+    messages = _messages(transcript) if transcript is not None else _chatgpt_messages(value)
+    return Conversation(_title(value.get("title")), messages)
 
 
 def _title(value) -> str:
@@ -112,6 +131,56 @@ def _messages(messages: list[dict]) -> list[tuple[str, str]]:
         )
         for message in messages
     ]
+
+
+def _chatgpt_messages(conversation: dict) -> list[tuple[str, str]]:
+    """The messages from the root down, in the order they were written.
+
+    Editing a message or regenerating an answer forks the tree: a node then has several children. The branch the
+    user last saw leads to "current_node"; without one, the last child is the latest version. Links are followed
+    only to nodes not yet visited, so a cycle in a hostile file ends the walk instead of looping.
+    """
+    mapping = conversation["mapping"]
+    current_branch = _ancestors(mapping, _node_id(conversation.get("current_node"), mapping))
+    messages = []
+    node_id = _root(mapping)
+    visited = set()
+    while node_id is not None and node_id not in visited:
+        visited.add(node_id)
+        node = mapping[node_id]
+        message = node["message"]
+        if message is not None:
+            messages.append((_speaker(message.get("author")), _chatgpt_text(message.get("content"))))
+        children = node.get("children")
+        children = [child for child in children if _node_id(child, mapping)] if isinstance(children, list) else []
+        node_id = next((child for child in children if child in current_branch), children[-1] if children else None)
+    return messages
+
+
+def _root(mapping: dict) -> str | None:
+    # A mapping where every node has a parent in it is all cycle, with no first message to start from.
+    return next((node_id for node_id, node in mapping.items() if _node_id(node.get("parent"), mapping) is None), None)
+
+
+def _ancestors(mapping: dict, node_id: str | None) -> set[str]:
+    """node_id and the nodes above it, up to the root or to the first node seen twice."""
+    ancestors = set()
+    while node_id is not None and node_id not in ancestors:
+        ancestors.add(node_id)
+        node_id = _node_id(mapping[node_id].get("parent"), mapping)
+    return ancestors
+
+
+def _node_id(value, mapping: dict) -> str | None:
+    # Ids are JSON object keys, so strings; anything else (a list would not even hash) links to nothing.
+    return value if isinstance(value, str) and value in mapping else None
+
+
+def _chatgpt_text(content) -> str:
+    # Text parts are strings; images, audio and files are objects among them. Code, its output, browsing results and
+    # reasoning come as other content types, without parts: tool traffic, not what was said.
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return "\n".join(part for part in parts if isinstance(part, str)) if isinstance(parts, list) else ""
 
 
 def _render(conversations: list[Conversation], kind: str) -> tuple[str, str]:
