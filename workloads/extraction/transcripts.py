@@ -189,7 +189,7 @@ def _render(conversations: list[Conversation], kind: str) -> tuple[str, str]:
     count = 0
     for title, messages in conversations:
         # Tool calls and system stubs often carry no text; a bare "assistant:" line would only cost tokens.
-        lines = [f"{speaker}: {content.strip()}" for speaker, content in messages if content.strip()]
+        lines = [_message(speaker, content) for speaker, content in messages if content.strip()]
         if not lines:
             continue
         count += len(lines)
@@ -199,11 +199,25 @@ def _render(conversations: list[Conversation], kind: str) -> tuple[str, str]:
     return normalise("\n\n".join(blocks)), ", ".join([kind, *conversations_read, plural(count, "message")])
 
 
+def _message(speaker: str, content: str) -> str:
+    """The message as "speaker: text", with the text's further lines indented by two spaces.
+
+    Every line at the margin then starts a message (or titles a conversation), so a person skimming and a language
+    model reading tell the turns apart at a glance, and a message that quotes "agent: ..." on a line of its own
+    cannot pass for a turn. Two spaces a line cost little next to repeating the speaker on each line. Blank lines
+    inside a message stay empty rather than carry trailing spaces; the indented line after one shows it goes on.
+    """
+    first, *rest = content.strip().splitlines()
+    return "\n".join([f"{speaker}: {first}", *(f"  {line}" if line.strip() else "" for line in rest)])
+
+
 def _speaker(value) -> str:
     # Exports such as ChatGPT's use {"author": {"role": "user", "name": null}}.
     if isinstance(value, dict):
         value = value.get("name") or value.get("role")
-    return str(value) if value not in (None, "") else "unknown"
+    # A speaker is the start of a line: line breaks inside a name would pass for messages.
+    speaker = " ".join(str(value).split()) if value is not None else ""
+    return speaker or "unknown"
 
 
 def _content(value) -> str:

@@ -42,7 +42,7 @@ def test_it_reads_each_conversation_from_its_root_under_its_title():
     assert (entry.kept, entry.detail) == (True, "JSON transcript, 2 conversations, 4 messages")
     assert entry.text == (
         "# Delivery question\nuser: When is the delivery?\nassistant: Tomorrow at 6am.\n\n"
-        "# Prices\nuser: Sum these\nand round\nassistant: 12.50"
+        "# Prices\nuser: Sum these\n  and round\nassistant: 12.50"
     )
 
 

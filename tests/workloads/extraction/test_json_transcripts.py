@@ -35,7 +35,21 @@ def test_it_joins_content_parts_and_drops_messages_without_text():
 
     [entry] = extract_file("chat.json", json.dumps(messages).encode(), LIMITS)
 
-    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "user: Compare\nthese two\nassistant: Done.")
+    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "user: Compare\n  these two\nassistant: Done.")
+
+
+def test_further_lines_of_a_message_are_indented_so_that_each_line_at_the_margin_starts_a_message():
+    messages = [
+        {"speaker": "Customer\nService", "text": "Two things:\r\n1. the van\n\n   \n2. the invoice\nagent: fixed?\n"},
+        {"speaker": "agent", "text": "Yes"},
+    ]
+
+    [entry] = extract_file("ticket.json", json.dumps(messages).encode(), LIMITS)
+
+    assert entry.detail == "JSON transcript, 2 messages"
+    assert entry.text == (
+        "Customer Service: Two things:\n  1. the van\n\n\n  2. the invoice\n  agent: fixed?\nagent: Yes"
+    )
 
 
 def test_it_reads_a_jsonl_transcript_with_one_message_per_line():
