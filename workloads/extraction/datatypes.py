@@ -48,6 +48,10 @@ def kept(name: str, source_path: str | None, size_bytes: int, detail: str, text:
     return Extracted(name, source_path, True, detail, text, size_bytes, lines)
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def human_size(size: int) -> str:
     if size >= 1024**3:
         return f"{size / 1024**3:.1f} GiB"

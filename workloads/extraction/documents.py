@@ -3,9 +3,9 @@
 import posixpath
 
 from .datatypes import Extracted, Limits, Skip, kept, skipped, too_large
-from .formats import read_json, read_jsonl
 from .isolation import read_in_child
 from .text import decode_text
+from .transcripts import read_json, read_jsonl
 
 # Read as text as is. Names without an extension (Makefile, Dockerfile, LICENSE, .env) are read as text too.
 TEXT_EXTENSIONS = frozenset(

@@ -1,10 +1,10 @@
-"""Readers for structured formats: PDF (pypdfium2), DOCX (python-docx and word.py) and JSON/JSONL chat transcripts.
+"""Readers for documents with structure: PDF (pypdfium2, pdf_forms.py) and DOCX (python-docx and word.py), both run
+in a child process (isolation.py). JSON and JSONL transcripts are read in transcripts.py.
 
 Each reader returns (text, detail) or raises Skip with a reason the user can understand.
 """
 
 import io
-import json
 import re
 import zipfile
 
@@ -12,18 +12,10 @@ import docx
 import pypdfium2
 from lxml import etree
 
-from .datatypes import Limits, Skip, human_size, visible
+from .datatypes import Limits, Skip, human_size, plural, visible
 from .pdf_forms import place_flattened, write_choices
 from .text import normalise
 from .word import read_word
-
-SPEAKER_KEYS = ("role", "speaker", "author", "from")
-CONTENT_KEYS = ("content", "text", "message", "body")
-TRANSCRIPT_KEYS = ("messages", "conversation", "transcript")
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def read_pdf(data: bytes) -> tuple[str, str]:
@@ -53,7 +45,7 @@ def read_pdf(data: bytes) -> tuple[str, str]:
     text = "\n\n".join(text for text, _, _ in pages)
     if not text.strip():
         raise Skip("PDF has no text layer (scanned image?)")
-    detail = f"PDF, {_plural(len(pages), 'page')}"
+    detail = f"PDF, {plural(len(pages), 'page')}"
     if any(flattened for _, flattened, _ in pages):
         detail += ", its form's text fields read"
     if any(choices for _, _, choices in pages):
@@ -129,15 +121,15 @@ def read_docx(data: bytes, limits: Limits) -> tuple[str, str]:
         raise Skip(f"corrupt DOCX: {_malformed_part(data, exc)}") from None
     except Exception as exc:
         raise Skip(f"corrupt DOCX: {str(exc) or type(exc).__name__}") from None
-    detail = f"DOCX, {_plural(text.paragraphs, 'paragraph')}"
+    detail = f"DOCX, {plural(text.paragraphs, 'paragraph')}"
     if text.tables:
-        detail += f", {_plural(text.tables, 'table')}"
+        detail += f", {plural(text.tables, 'table')}"
     if text.notes:
-        detail += f", {_plural(text.notes, 'note')}"
+        detail += f", {plural(text.notes, 'note')}"
     if text.tracked_changes:
         detail += ", tracked changes accepted"
     if text.unread_embedded:
-        detail += f", {_plural(text.unread_embedded, 'embedded document')} not read (RTF, MHT or Word)"
+        detail += f", {plural(text.unread_embedded, 'embedded document')} not read (RTF, MHT or Word)"
     return normalise("\n".join(text.lines)), detail
 
 
@@ -165,92 +157,3 @@ def _xml_reason(error: etree.XMLSyntaxError) -> str:
         line, column = error.position
         return f"undefined entity &{entity.group(1)}; at line {line}, column {column}"
     return error.msg
-
-
-def read_json(text: str) -> tuple[str, str]:
-    # Parsing, rendering and pretty-printing all recurse, so hostile nesting is caught once here.
-    try:
-        return _read_json(text)
-    except RecursionError:
-        raise Skip("corrupt JSON: nested too deeply") from None
-
-
-def read_jsonl(text: str) -> tuple[str, str]:
-    try:
-        return _read_jsonl(text)
-    except RecursionError:
-        raise Skip("corrupt JSON: nested too deeply") from None
-
-
-def _read_json(text: str) -> tuple[str, str]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Skip(f"corrupt JSON: {exc.msg} (line {exc.lineno})") from None
-    if isinstance(value, dict):
-        value = next((value[key] for key in TRANSCRIPT_KEYS if _is_transcript(value.get(key))), value)
-    if _is_transcript(value):
-        rendered, count = _render_transcript(value)
-        return rendered, f"JSON transcript, {_plural(count, 'message')}"
-    return normalise(json.dumps(value, indent=2, ensure_ascii=False)), "JSON"
-
-
-def _read_jsonl(text: str) -> tuple[str, str]:
-    records = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise Skip(f"corrupt JSON: {exc.msg} (line {number})") from None
-    if _is_transcript(records):
-        rendered, count = _render_transcript(records)
-        return rendered, f"JSONL transcript, {_plural(count, 'message')}"
-    # One compact record per line keeps JSONL's shape; ensure_ascii=False turns \u escapes back into readable text.
-    lines = [json.dumps(record, ensure_ascii=False) for record in records]
-    return normalise("\n".join(lines)), f"JSONL, {_plural(len(records), 'record')}"
-
-
-def _is_message(value) -> bool:
-    return (
-        isinstance(value, dict)
-        and any(key in value for key in SPEAKER_KEYS)
-        and any(key in value for key in CONTENT_KEYS)
-    )
-
-
-def _is_transcript(value) -> bool:
-    return isinstance(value, list) and bool(value) and all(_is_message(item) for item in value)
-
-
-def _render_transcript(messages: list[dict]) -> tuple[str, int]:
-    lines = []
-    for message in messages:
-        speaker = _speaker(next(message[key] for key in SPEAKER_KEYS if key in message))
-        content = _content(next(message[key] for key in CONTENT_KEYS if key in message)).strip()
-        # Tool calls and system stubs often carry no text; a bare "assistant:" line would only cost tokens.
-        if content:
-            lines.append(f"{speaker}: {content}")
-    return normalise("\n".join(lines)), len(lines)
-
-
-def _speaker(value) -> str:
-    # Exports such as ChatGPT's use {"author": {"role": "user", "name": null}}.
-    if isinstance(value, dict):
-        value = value.get("name") or value.get("role")
-    return str(value) if value not in (None, "") else "unknown"
-
-
-def _content(value) -> str:
-    # Content may be a plain string, a list of parts ([{"type": "text", "text": ...}]) or {"parts": [...]}.
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(part for part in map(_content, value) if part)
-    if isinstance(value, dict):
-        key = next((key for key in ("text", "content", "parts", "value") if key in value), None)
-        return _content(value[key]) if key else ""
-    return json.dumps(value, ensure_ascii=False)

@@ -35,7 +35,21 @@ def test_it_joins_content_parts_and_drops_messages_without_text():
 
     [entry] = extract_file("chat.json", json.dumps(messages).encode(), LIMITS)
 
-    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "user: Compare\nthese two\nassistant: Done.")
+    assert (entry.detail, entry.text) == ("JSON transcript, 2 messages", "user: Compare\n  these two\nassistant: Done.")
+
+
+def test_further_lines_of_a_message_are_indented_so_that_each_line_at_the_margin_starts_a_message():
+    messages = [
+        {"speaker": "Customer\nService", "text": "Two things:\r\n1. the van\n\n   \n2. the invoice\nagent: fixed?\n"},
+        {"speaker": "agent", "text": "Yes"},
+    ]
+
+    [entry] = extract_file("ticket.json", json.dumps(messages).encode(), LIMITS)
+
+    assert entry.detail == "JSON transcript, 2 messages"
+    assert entry.text == (
+        "Customer Service: Two things:\n  1. the van\n\n\n  2. the invoice\n  agent: fixed?\nagent: Yes"
+    )
 
 
 def test_it_reads_a_jsonl_transcript_with_one_message_per_line():
@@ -79,3 +93,37 @@ def test_it_skips_hostile_nesting_instead_of_crashing():
     [entry] = extract_file("deep.json", b"[" * 100_000 + b"]" * 100_000, LIMITS)
 
     assert (entry.kept, entry.detail) == (False, "corrupt JSON: nested too deeply")
+
+
+def test_it_reads_a_jsonl_file_with_one_conversation_per_line_and_drops_those_without_text():
+    conversations = [
+        {"messages": [{"role": "user", "content": "Where is my order?"}, {"role": "assistant", "content": "Shipped."}]},
+        {"messages": [{"role": "system", "content": ""}, {"role": "tool", "content": None}]},
+        {"id": 3, "messages": [{"role": "user", "content": "Refund please"}]},
+    ]
+    data = "\n".join(json.dumps(conversation) for conversation in conversations).encode()
+
+    [entry] = extract_file("finetune.jsonl", data, LIMITS)
+
+    assert (entry.kept, entry.detail) == (True, "JSONL transcript, 2 conversations, 3 messages")
+    assert entry.text == "user: Where is my order?\nassistant: Shipped.\n\nuser: Refund please"
+
+
+def test_it_reads_a_json_list_of_conversations_under_a_title_line_each():
+    conversations = [
+        {"title": "Late\ndelivery", "messages": [{"role": "customer", "content": "Where is my bread?"}]},
+        {"ticket": 9, "transcript": [{"speaker": "Ana", "text": "Olá"}, {"speaker": "Bot", "text": "Oi!"}]},
+    ]
+
+    [entry] = extract_file("tickets.json", json.dumps(conversations).encode(), LIMITS)
+
+    assert entry.detail == "JSON transcript, 2 conversations, 3 messages"
+    assert entry.text == "# Late delivery\ncustomer: Where is my bread?\n\nAna: Olá\nBot: Oi!"
+
+
+def test_it_names_the_title_of_a_single_conversation_and_counts_it_as_messages_only():
+    conversation = {"title": "Refund", "messages": [{"role": "user", "content": "Refund please"}]}
+
+    [entry] = extract_file("refund.jsonl", json.dumps(conversation).encode(), LIMITS)
+
+    assert (entry.detail, entry.text) == ("JSONL transcript, 1 message", "# Refund\nuser: Refund please")
