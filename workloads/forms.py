@@ -21,8 +21,9 @@ def _one_line(value: str) -> None:
 
 
 def _no_invisible(value: str) -> None:
-    # Two names that differ by an invisible character look the same on every page, and a price's device or
-    # provider with one never matches what it looks like; the API refuses them too (schemas.Key).
+    # Two names that differ by an invisible character look the same on every page, a price's device or
+    # provider with one never matches what it looks like, and a probe's answer with one never matches the
+    # model's (scoring reads it as a space); the API refuses them too (schemas.Key, schemas.ProbeIn).
     if found := rules.invisible_character(value):
         raise forms.ValidationError(f"{rules.INVISIBLE.capitalize()} ({found}).")
 
@@ -71,8 +72,9 @@ class WorkloadForm(forms.ModelForm):
 
 class ProbeForm(forms.ModelForm):
     # Limits and rules from workloads.rules, shared with the API's ProbeIn.
-    question = forms.CharField(max_length=rules.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 2}))
-    answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line],
+    question = forms.CharField(max_length=rules.QUESTION_MAX, validators=[_no_invisible],
+                               widget=forms.Textarea(attrs={"rows": 2}))
+    answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line, _no_invisible],
                              help_text="a short answer, on one line, as it appears in the documents")
 
     class Meta:

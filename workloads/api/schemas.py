@@ -149,9 +149,13 @@ class UploadOut(Schema):
 
 # --- probes ---------------------------------------------------------------------------------------
 
+# No invisible characters in a probe: scoring reads one as a space, so "90\u200bdays" could never match "90days";
+# in a question it is text the model reads that nobody sees.
 class ProbeIn(Input):
-    question: Text(rules.QUESTION_MAX, min_length=1) = Field(description="a question about the documents")
-    answer: Line(rules.ANSWER_MAX) = Field(description="the short expected answer, on one line")
+    question: Annotated[Text(rules.QUESTION_MAX, min_length=1), AfterValidator(_no_invisible)] = Field(
+        description="a question about the documents; no invisible characters")
+    answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
+        description="the short expected answer, on one line; no invisible characters")
     kind: Probe.Kind = Field(Probe.Kind.USER)
     source: Text(1000) = Field("", description="where in the documents the answer is")
 
