@@ -52,8 +52,9 @@ class WorkloadForm(forms.ModelForm):
         name = self.cleaned_data["name"]
         # The database's unique constraint includes the organisation, which is not a form field,
         # so the form checks it itself: a duplicate is a form error, not an IntegrityError.
-        if rules.workload_name_taken(self.organisation, name, self.instance):
-            raise forms.ValidationError("Your organisation already has a workload with this name.")
+        if other := rules.workload_named_alike(self.organisation, name, self.instance):
+            message = rules.name_taken(other)
+            raise forms.ValidationError(f"{message[0].upper()}{message[1:]}.")
         return name
 
     def clean_kind(self) -> str:

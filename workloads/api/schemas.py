@@ -66,7 +66,8 @@ class Input(Schema):
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
     name: Key(rules.NAME_MAX) = Field(
-        description="unique within your organisation, ignoring case; no invisible characters",
+        description="unique within your organisation, ignoring case, character width and runs of spaces; "
+                    "no invisible characters",
         examples=["Supplier contracts"])
     kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
     description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")

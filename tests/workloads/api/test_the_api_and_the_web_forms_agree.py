@@ -88,12 +88,14 @@ def test_a_probe_the_api_accepts_is_saved_unchanged_on_the_web(as_alice, alice_c
         assert getattr(Probe.objects.get(), field) == value
 
 
-@pytest.mark.parametrize("name", ["supplier contracts", "SUPPLIER CONTRACTS", "  Supplier Contracts "])
-def test_the_api_refuses_a_name_that_differs_only_in_case(as_alice, workload, name):
+@pytest.mark.parametrize("name", ["supplier contracts", "SUPPLIER CONTRACTS", "  Supplier Contracts ",
+                                  "Supplier   contracts"])
+def test_the_api_refuses_a_name_that_differs_only_in_case_or_spacing(as_alice, workload, name):
     response = as_alice.post("/workloads", VALID | {"name": name})
 
     assert response.status_code == 400
-    assert response.json() == {"detail": f"a workload named {name.strip()!r} already exists"}
+    assert response.json() == {
+        "detail": 'your organisation already has a workload with this name: "Supplier contracts"'}
     assert list(Workload.objects.values_list("name", flat=True)) == ["Supplier contracts"]
 
 
