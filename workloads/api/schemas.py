@@ -296,7 +296,9 @@ class ResultOut(Schema):
     calls: int
     seconds: float = Field(description="measured device seconds")
     wall_seconds: float
-    peak_memory_bytes: int
+    peak_memory_bytes: int = Field(description=(
+        "the most one call added to the memory in use when it began (the model's weights are not counted): the "
+        "allocator's peak on a GPU; on a CPU the resident set sampled every 5 ms, near 0 when memory is reused"))
     flops_linear: float
     flops_attention: float
     flops_indexer: float
