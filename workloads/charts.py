@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.runs import STRATEGIES
+from workloads.planning import ZERO_DOLLARS_NOTE
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
 COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))
@@ -182,6 +183,8 @@ def planning(projection) -> Chart:
             notes.append("Device dollars are not shown: there is no measured run to calibrate them, or no GPU price.")
         if projection.api_dollars is None:
             notes.append("API dollars are not shown: no API price is in force for this workload's model.")
+        if projection.has_zero_dollars:
+            notes.append(ZERO_DOLLARS_NOTE)
     else:
         fig = _figure("context length (tokens)", "FLOPs per question (ledger)")
         fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
@@ -191,5 +194,8 @@ def planning(projection) -> Chart:
         notes.append("No dollars to show (no calibrating run, no prices in force): "
                      "the chart shows ledger FLOPs instead.")
     fig.update_xaxes(type="log", exponentformat="SI")
-    fig.update_yaxes(type="log", rangemode="normal")
+    if projection.has_zero_dollars:
+        fig.update_yaxes(type="linear", rangemode="tozero")
+    else:
+        fig.update_yaxes(type="log", rangemode="normal")
     return _chart(name, title, fig, notes=notes)

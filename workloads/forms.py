@@ -21,8 +21,9 @@ def _one_line(value: str) -> None:
 
 
 def _no_invisible(value: str) -> None:
-    # Two names that differ by an invisible character look the same on every page, and a price's device or
-    # provider with one never matches what it looks like; the API refuses them too (schemas.Key).
+    # Two names that differ by an invisible character look the same on every page, a price's device or
+    # provider with one never matches what it looks like, and a probe's answer with one never matches the
+    # model's (scoring reads it as a space); the API refuses them too (schemas.Key, schemas.ProbeIn).
     if found := rules.invisible_character(value):
         raise forms.ValidationError(f"{rules.INVISIBLE.capitalize()} ({found}).")
 
@@ -51,8 +52,9 @@ class WorkloadForm(forms.ModelForm):
         name = self.cleaned_data["name"]
         # The database's unique constraint includes the organisation, which is not a form field,
         # so the form checks it itself: a duplicate is a form error, not an IntegrityError.
-        if rules.workload_name_taken(self.organisation, name, self.instance):
-            raise forms.ValidationError("Your organisation already has a workload with this name.")
+        if other := rules.workload_named_alike(self.organisation, name, self.instance):
+            message = rules.name_taken(other)
+            raise forms.ValidationError(f"{message[0].upper()}{message[1:]}.")
         return name
 
     def clean_kind(self) -> str:
@@ -71,8 +73,9 @@ class WorkloadForm(forms.ModelForm):
 
 class ProbeForm(forms.ModelForm):
     # Limits and rules from workloads.rules, shared with the API's ProbeIn.
-    question = forms.CharField(max_length=rules.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 2}))
-    answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line],
+    question = forms.CharField(max_length=rules.QUESTION_MAX, validators=[_no_invisible],
+                               widget=forms.Textarea(attrs={"rows": 2}))
+    answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line, _no_invisible],
                              help_text="a short answer, on one line, as it appears in the documents")
 
     class Meta:

@@ -43,6 +43,17 @@ class Projection:
     answer: str
     notes: list[str]
 
+    @property
+    def has_zero_dollars(self) -> bool:
+        """Whether some length costs $0 (owned hardware or an API priced at $0), which a log axis cannot draw."""
+        series = [*(self.device_dollars or {}).values(), *(self.api_dollars or {}).values()]
+        return any(value == 0 for values in series for value in values)
+
+
+# What the charts say when has_zero_dollars makes them draw dollars on a linear axis.
+ZERO_DOLLARS_NOTE = ("Some costs are $0 (a price of $0), which a logarithmic axis cannot draw: "
+                     "the dollar axis is linear.")
+
 
 def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projection:
     """The projection from the workload's latest succeeded run at today's prices (the planning page), or,

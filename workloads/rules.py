@@ -99,12 +99,16 @@ def _selects(value: str, i: int) -> bool:
 
 
 def _folded(name: str) -> str:
-    """name as it reads: NFKC makes "\uff23ontracts" (fullwidth C) and "Contracts" one, casefold ignores case."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """name as it reads: NFKC makes "\uff23ontracts" (fullwidth C) and "Contracts" one, casefold ignores case, and
+    runs of spaces count as one, as HTML draws them ("Sample  contracts" shows as "Sample contracts")."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def workload_name_taken(organisation: Organisation, name: str, workload: Workload | None = None) -> bool:
-    """Whether another of the organisation's workloads has a name that reads the same: equal once folded.
+def workload_named_alike(organisation: Organisation, name: str, workload: Workload | None = None) -> str | None:
+    """The name of another of the organisation's workloads that reads the same as name (equal once folded), or None.
+
+    Names are kept as typed, and one that reads like another is refused rather than rewritten: that way what the
+    API saves the form saves unchanged, and the other way round.
 
     This check gives the clear error; the database's constraint, on lower(name), settles a race between two
     requests whose names differ only in case. It compares in Python because SQLite (the embedded default)
@@ -115,4 +119,9 @@ def workload_name_taken(organisation: Organisation, name: str, workload: Workloa
     if workload is not None and workload.pk is not None:
         others = others.exclude(pk=workload.pk)
     target = _folded(name)
-    return any(_folded(other) == target for other in others.values_list("name", flat=True))
+    return next((other for other in others.values_list("name", flat=True) if _folded(other) == target), None)
+
+
+def name_taken(other: str) -> str:
+    """Why a name was refused, for the form and the API alike: which workload it reads like (a clause, as ONE_LINE)."""
+    return f'your organisation already has a workload with this name: "{other}"'

@@ -66,7 +66,8 @@ class Input(Schema):
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
     name: Key(rules.NAME_MAX) = Field(
-        description="unique within your organisation, ignoring case; no invisible characters",
+        description="unique within your organisation, ignoring case, character width and runs of spaces; "
+                    "no invisible characters",
         examples=["Supplier contracts"])
     kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
     description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")
@@ -149,9 +150,13 @@ class UploadOut(Schema):
 
 # --- probes ---------------------------------------------------------------------------------------
 
+# No invisible characters in a probe: scoring reads one as a space, so "90\u200bdays" could never match "90days";
+# in a question it is text the model reads that nobody sees.
 class ProbeIn(Input):
-    question: Text(rules.QUESTION_MAX, min_length=1) = Field(description="a question about the documents")
-    answer: Line(rules.ANSWER_MAX) = Field(description="the short expected answer, on one line")
+    question: Annotated[Text(rules.QUESTION_MAX, min_length=1), AfterValidator(_no_invisible)] = Field(
+        description="a question about the documents; no invisible characters")
+    answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
+        description="the short expected answer, on one line; no invisible characters")
     kind: Probe.Kind = Field(Probe.Kind.USER)
     source: Text(1000) = Field("", description="where in the documents the answer is")
 
@@ -291,7 +296,9 @@ class ResultOut(Schema):
     calls: int
     seconds: float = Field(description="measured device seconds")
     wall_seconds: float
-    peak_memory_bytes: int
+    peak_memory_bytes: int = Field(description=(
+        "the most one call added to the memory in use when it began (the model's weights are not counted): the "
+        "allocator's peak on a GPU; on a CPU the resident set sampled every 5 ms, near 0 when memory is reused"))
     flops_linear: float
     flops_attention: float
     flops_indexer: float

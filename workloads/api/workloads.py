@@ -15,7 +15,7 @@ from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
 from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
-from workloads.rules import workload_name_taken
+from workloads.rules import name_taken, workload_named_alike
 from workloads.uploads import accept_upload
 
 router = Router(tags=["workloads"])
@@ -62,13 +62,13 @@ def list_workloads(request):
 @router.post("/workloads", response={201: WorkloadOut, **ERRORS}, summary="Create a workload")
 def create_workload(request, payload: WorkloadIn):
     organisation = organisation_of(request.auth, Role.MEMBER)
-    if workload_name_taken(organisation, payload.name):  # ignoring case, as the web form does
-        raise HttpError(400, f"a workload named {payload.name!r} already exists")
+    if other := workload_named_alike(organisation, payload.name):  # as the web form checks it
+        raise HttpError(400, name_taken(other))
     try:
         with transaction.atomic():
             workload = Workload.objects.create(organisation=organisation, **payload.dict())
     except IntegrityError:  # created by a concurrent request since the check above
-        raise HttpError(400, f"a workload named {payload.name!r} already exists") from None
+        raise HttpError(400, name_taken(workload_named_alike(organisation, payload.name) or payload.name)) from None
     return Status(201, workload_out(with_summary(Workload.objects.filter(pk=workload.pk)).get()))
 
 

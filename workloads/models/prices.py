@@ -5,8 +5,10 @@ the latest `effective_from` on or before that date.
 """
 
 from django.db import models
+from django.utils.dateformat import format as format_date
 
 from workloads.models.organisations import Organisation
+from workloads.templatetags.units import dollars
 
 
 class PriceEntry(models.Model):
@@ -17,6 +19,11 @@ class PriceEntry(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def since(self) -> str:
+        """"from 1 Jan 2026", as the price book page shows the date."""
+        return f"from {format_date(self.effective_from, 'j M Y')}"
 
 
 class GpuPrice(PriceEntry):
@@ -29,7 +36,8 @@ class GpuPrice(PriceEntry):
         ordering = ["device_class", "-effective_from"]
 
     def __str__(self) -> str:
-        return f"{self.device_class} ${self.per_hour}/h from {self.effective_from}"
+        # Dollars as every page shows them ("$0.10", not the column's "$0.1000"): messages and the dashboard use this.
+        return f"{self.device_class} at {dollars(self.per_hour)} an hour {self.since}"
 
 
 class ApiPrice(PriceEntry):
@@ -44,5 +52,5 @@ class ApiPrice(PriceEntry):
         ordering = ["provider", "model", "-effective_from"]
 
     def __str__(self) -> str:
-        return (f"{self.provider} {self.model} ${self.input_per_mtok}/${self.output_per_mtok} "
-                f"per M from {self.effective_from}")
+        return (f"{self.provider} {self.model} at {dollars(self.input_per_mtok)} in and "
+                f"{dollars(self.output_per_mtok)} out per million tokens {self.since}")

@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from workloads.charts import COLOURS
+from workloads.planning import ZERO_DOLLARS_NOTE
 from workloads.templatetags.units import dollars
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200
@@ -169,6 +170,8 @@ def projection(projection) -> Chart:
             notes.append("Device dollars are not shown: no measured run to calibrate them, or no GPU price.")
         if projection.api_dollars is None:
             notes.append("API dollars are not shown: no API price is in force for the workload's model.")
+        if projection.has_zero_dollars:
+            notes.append(ZERO_DOLLARS_NOTE)
     else:
         ax.set_ylabel("FLOPs per question (ledger)")
         for strategy, ys in projection.flops.items():
@@ -176,7 +179,10 @@ def projection(projection) -> Chart:
                     label=strategy)
         notes.append("No dollars to show: the chart shows the ledger's FLOPs instead.")
     ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
+    if projection.has_zero_dollars:
+        ax.set_ylim(bottom=0)
+    else:
+        ax.set_yscale("log")
     if in_dollars:
         ax.yaxis.set_major_formatter(_dollar_axis)  # after set_yscale, which installs its own formatter
     ax.set_xticks(projection.lengths, [_tokens(n) for n in projection.lengths])

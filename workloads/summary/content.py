@@ -15,7 +15,7 @@ from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.runs import STRATEGIES
 from workloads.summary import charts
 from workloads.summary.decision import decision, monthly
-from workloads.templatetags.units import dollars
+from workloads.templatetags.units import count_of, dollars
 
 
 class SummaryError(ValueError):
@@ -232,7 +232,7 @@ def _methods(run: ComparisonRun) -> list[Method]:
                "model's shape for each call (one multiply-add is 2 FLOPs), split into linear, attention and "
                "indexer. Dollars = device seconds ÷ 3,600 × the GPU's price per hour in force on the run's date. "
                "API dollars = tokens in × the input price + tokens out × the output price, per million tokens. "
-               f"Unit cost = dollars ÷ the run's {run.units_of_work:g} units of work (one unit: one {unit})."),
+               f"Unit cost = dollars ÷ the run's units of work: {count_of(run.units_of_work, unit)}."),
         Method("Accuracy and the quality gate",
                f"Accuracy is the share of the workload's own {n_probes} probe question(s) a strategy answers "
                "correctly: the expected answer must appear in the model's answer as whole words, after "

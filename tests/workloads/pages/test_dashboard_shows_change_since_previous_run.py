@@ -7,7 +7,7 @@ from django.urls import reverse
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import VERSIONS, html, make_run, standard_report
 from workloads.document_sets import snapshot
-from workloads.models import Document, Workload
+from workloads.models import Document, GpuPrice, Workload
 
 
 def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload, probe, prices, document):
@@ -33,6 +33,18 @@ def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload,
     assert "torch: 2.13.0 → 2.14.0" in page
     assert "1 document · 1,234 tokens" in page
     assert "Empty one" in page and "No finished comparison yet." in page
+
+
+def test_it_says_what_changed_in_the_gpu_price_in_dollars_as_pages_show_them(alice_client, acme, workload, probe,
+                                                                              prices):
+    make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC))
+    GpuPrice.objects.create(organisation=acme, device_class="cpu", per_hour="0.2", effective_from=dt.date(2026, 5, 1),
+                            source="a new quote")
+    make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
+
+    page = html(alice_client.get(reverse("dashboard")))
+
+    assert "<li>GPU price: cpu at $0.10 an hour from 1 Jan 2026 → cpu at $0.20 an hour from 1 May 2026</li>" in page
 
 
 def test_it_says_what_changed_in_the_documents_since_the_previous_run(alice_client, workload, probe, prices):

@@ -36,6 +36,24 @@ def test_it_rejects_a_name_that_reads_like_one_already_used(alice_client, acme):
     assert Workload.objects.count() == 1
 
 
+def test_it_rejects_a_name_that_differs_only_in_runs_of_spaces_and_names_the_other(alice_client, acme):
+    assert alice_client.post(reverse("workload_create"), FORM).status_code == 302
+
+    # HTML draws "Support  tickets" as "Support tickets": two workloads would look like one on every page.
+    response = alice_client.post(reverse("workload_create"), {**FORM, "name": "Support  tickets"})
+
+    assert response.status_code == 400
+    assert ("Your organisation already has a workload with this name: &quot;Support tickets&quot;."
+            in response.content.decode())
+    assert Workload.objects.count() == 1
+
+
+def test_a_lone_name_keeps_its_spaces_as_typed(alice_client, acme):
+    # Only a clash is refused: a name is stored as typed, so the API and the form save the same.
+    assert alice_client.post(reverse("workload_create"), {**FORM, "name": "Support  tickets"}).status_code == 302
+    assert Workload.objects.get().name == "Support  tickets"
+
+
 def test_it_rejects_a_name_with_an_invisible_character_inside(alice_client, acme):
     response = alice_client.post(reverse("workload_create"), {**FORM, "name": "Support\u200b tickets"})
 

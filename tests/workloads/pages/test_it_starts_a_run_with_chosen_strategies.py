@@ -3,6 +3,7 @@
 from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
+from tests.workloads.pages.conftest import html
 from workloads.models import ComparisonRun
 from workloads.models.runs import STRATEGIES
 from workloads.runs import DEFAULT_STRATEGIES
@@ -19,6 +20,11 @@ def test_the_form_offers_every_strategy_with_the_defaults_ticked(alice_client, w
         assert f'type="checkbox" name="strategies" value="{strategy}" id="id_strategies_{i}"{ticked}' in page
     assert 'name="window" value="256"' in page and 'name="gate_points" value="5.0"' in page
     assert "full_sliding_window" not in DEFAULT_STRATEGIES  # so the loop above saw one box offered but not ticked
+    # The schedule panel names the last manual comparison's settings, which may not be the defaults ticked here.
+    note = ("The fields start at the defaults. The comparison you start also sets the strategies and settings that "
+            "scheduled comparisons use from then on.")
+    assert note in html(alice_client.get(reverse("run_create", args=[workload.pk])))
+    assert note in html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
 
 
 def test_it_starts_a_run_with_chosen_strategies(alice_client, alice, workload, document, probe, prices,

@@ -6,8 +6,9 @@ import re
 
 from django.urls import reverse
 
+from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.models import GpuPrice
+from workloads.models import ApiPrice, GpuPrice
 from workloads.planning import project
 
 
@@ -56,6 +57,27 @@ def test_a_free_gpu_is_compared_in_flops_not_divided_by_zero(alice_client, workl
             "compared in ledger FLOPs.") in page
     assert "in ledger FLOPs" in project(workload).answer
     assert not [t["name"] for t in _figure(page)["data"] if "(device)" in t["name"]]  # no line of $0 device cost
+
+
+def test_a_free_api_is_drawn_on_a_linear_axis_that_shows_zero(alice_client, workload, probe, prices):
+    # An API priced at $0 costs $0 at every length, which a logarithmic axis cannot draw: its lines would vanish.
+    make_run(workload, standard_report(probe))
+    ApiPrice.objects.create(organisation=workload.organisation, provider="example-api", model=MODEL,
+                            input_per_mtok="0", output_per_mtok="0", effective_from=dt.date(2026, 6, 1),
+                            source="our own endpoint")
+
+    page = html(alice_client.get(reverse("planning", args=[workload.pk])))
+
+    figure = _figure(page)
+    assert figure["layout"]["yaxis"]["type"] == "linear"
+    assert all(y == 0 for t in figure["data"] if "(API)" in t["name"] for y in t["y"])
+    assert "Some costs are $0 (a price of $0), which a logarithmic axis cannot draw: the dollar axis is linear." in page
+
+
+def test_dollars_are_drawn_on_a_logarithmic_axis_when_none_is_zero(alice_client, workload, probe, prices):
+    make_run(workload, standard_report(probe))
+
+    assert _figure(html(alice_client.get(reverse("planning", args=[workload.pk]))))["layout"]["yaxis"]["type"] == "log"
 
 
 def test_it_says_when_the_workloads_documents_are_shorter_than_the_projection(workload, probe, prices):

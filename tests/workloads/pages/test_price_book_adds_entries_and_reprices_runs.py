@@ -78,11 +78,15 @@ def test_an_entry_that_prices_a_run_cannot_be_deleted(alice_client, workload, pr
     page = html(alice_client.get(reverse("price_book")))
     assert "prices comparisons" in page
 
+    # Dollars as the price book shows them: "$0.10", not the column's "$0.1000".
     response = alice_client.post(reverse("gpu_price_delete", args=[prices["cpu"].pk]), follow=True)
-    assert "prices at least one comparison, so it stays" in html(response)
+    assert "cpu at $0.10 an hour from 1 Jan 2026 prices at least one comparison, so it stays" in html(response)
     assert GpuPrice.objects.filter(pk=prices["cpu"].pk).exists()
+    response = alice_client.post(reverse("api_price_delete", args=[prices["api"].pk]), follow=True)
+    assert ("example-api SmolLM2-135M-Instruct at $0.10 in and $0.30 out per million tokens from 1 Jan 2026 prices "
+            "at least one comparison") in html(response)
 
     response = alice_client.post(reverse("gpu_price_delete", args=[prices["h200"].pk]), follow=True)
-    assert "Deleted H200" in html(response)
+    assert "Deleted H200 at $3.50 an hour from 1 Jan 2026." in html(response)
     assert not GpuPrice.objects.filter(pk=prices["h200"].pk).exists()
     assert alice_client.get(reverse("gpu_price_delete", args=[prices["cpu"].pk])).status_code == 405

@@ -36,6 +36,10 @@ def test_it_rejects_empty_and_overlong_probes(alice_client, workload, probe):
         ({"question": "Why?", "answer": "x" * 501}, "Ensure this value has at most 500 characters (it has 501)."),
         ({"question": "x" * 2001, "answer": "y"}, "Ensure this value has at most 2000 characters (it has 2001)."),
         ({"question": "Why?", "answer": "two\nlines"}, "Must be one line of visible text without control characters."),
+        # Scoring reads a zero-width space as a space, so "90\u200bdays" could never match "90days".
+        ({"question": "Why?", "answer": "90\u200bdays"},
+         "Must not contain invisible characters (U+200B ZERO WIDTH SPACE)."),
+        ({"question": "Wh\u2060y?", "answer": "x"}, "Must not contain invisible characters (U+2060 WORD JOINER)."),
     ]:
         response = alice_client.post(reverse("probe_create", args=[workload.pk]), data)
         assert response.status_code == 400 and message in response.content.decode(), data
