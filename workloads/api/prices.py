@@ -35,7 +35,7 @@ def add_gpu_price(request, payload: GpuPriceIn):
     organisation = organisation_of(request.auth, Role.ADMIN)
     values = payload.dict() | {"device_class": pricing.spelled_as_before(organisation, payload.device_class)}
     entry = _create(GpuPrice, organisation, values, ("device_class",),
-                    f"a price for {values['device_class']!r}")
+                    f"a price for \"{values['device_class']}\"")
     return Status(201, entry)
 
 
@@ -48,5 +48,5 @@ def list_api_prices(request):
 def add_api_price(request, payload: ApiPriceIn):
     values = payload.dict()
     entry = _create(ApiPrice, organisation_of(request.auth, Role.ADMIN), values, ("provider", "model"),
-                    f"a price for {values['model']!r} from {values['provider']!r}")
+                    f"a price for \"{values['model']}\" from \"{values['provider']}\"")
     return Status(201, entry)

@@ -53,14 +53,14 @@ def test_it_refuses_a_second_gpu_price_for_the_same_class_and_date(as_alice, pri
     response = as_alice.post("/prices/gpu", GPU | {"device_class": "H200", "effective_from": "2026-01-01"})
 
     assert (response.status_code, response.json()) == (
-        400, {"detail": "a price for 'H200' from 2026-01-01 is already in the price book"})
+        400, {"detail": 'a price for "H200" from 2026-01-01 is already in the price book'})
     assert GpuPrice.objects.count() == 2
 
 
 def test_a_class_in_another_case_is_the_same_class(as_alice, prices):
     response = as_alice.post("/prices/gpu", GPU | {"device_class": "h200", "effective_from": "2026-01-01"})
     assert (response.status_code, response.json()) == (
-        400, {"detail": "a price for 'H200' from 2026-01-01 is already in the price book"})
+        400, {"detail": 'a price for "H200" from 2026-01-01 is already in the price book'})
 
     response = as_alice.post("/prices/gpu", GPU | {"device_class": "h200", "effective_from": "2026-07-01"})
     assert response.status_code == 201 and response.json()["device_class"] == "H200"
