@@ -17,11 +17,14 @@ from django.utils import timezone
 
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.runs import STRATEGIES
-from workloads.planning import ZERO_DOLLARS_NOTE
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
 COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))
 COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9ca3af"}
+# What the charts, here and in the PDF, say when a projection's $0 costs make them draw dollars on a
+# linear axis (Projection.has_zero_dollars).
+ZERO_DOLLARS_NOTE = ("Some costs are $0 (a price of $0), which a logarithmic axis cannot draw: "
+                     "the dollar axis is linear.")
 
 
 @dataclass(frozen=True)

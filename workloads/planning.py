@@ -50,11 +50,6 @@ class Projection:
         return any(value == 0 for values in series for value in values)
 
 
-# What the charts say when has_zero_dollars makes them draw dollars on a linear axis.
-ZERO_DOLLARS_NOTE = ("Some costs are $0 (a price of $0), which a logarithmic axis cannot draw: "
-                     "the dollar axis is linear.")
-
-
 def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projection:
     """The projection from the workload's latest succeeded run at today's prices (the planning page), or,
     as_of a succeeded run, from that run at the prices in force on its date, so that exporting its

@@ -16,8 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from workloads.charts import COLOURS
-from workloads.planning import ZERO_DOLLARS_NOTE
+from workloads.charts import COLOURS, ZERO_DOLLARS_NOTE
 from workloads.templatetags.units import dollars
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200

@@ -1,6 +1,7 @@
 """The PDF's projection draws a price of $0 (owned hardware, a free API) on a linear axis, and says why."""
 
-from workloads.planning import LENGTHS, ZERO_DOLLARS_NOTE, Projection
+from workloads.charts import ZERO_DOLLARS_NOTE
+from workloads.planning import LENGTHS, Projection
 from workloads.summary import charts
 
 
