@@ -92,6 +92,7 @@ _COMMON = ("cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1257", "cp1256",
 # Marks that stand at a word's edges ("«prix»,") or inside one ("e-mail", "12,50", "don't", "a/b", "10:30").
 _EDGE_PUNCTUATION = "\"'()[]{}<>«»‹›“”‘’„‚.,;:!?¿¡…–—*"
 _IN_WORD = set("-'’.,/:@&+%_#")
+_SCRIPTS = {"LATIN", "CYRILLIC", "GREEK", "ARABIC", "HEBREW", "THAI", "ARMENIAN", "GEORGIAN"}
 _WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd"}  # letters, combining marks, digits: not "³"
 
 
@@ -101,14 +102,23 @@ def _commonness(match) -> int:
 
 
 def _implausible(text: str) -> int:
-    """How many words read as a wrong code page makes them: a symbol between letters ("z³oty" for "złoty"), or a
+    """How many words read as a wrong code page makes them: a symbol between two letters ("z³oty" for "złoty"; a
+    sign beside a digit or a slash is real: "12€/m²", "3½"), letters of two scripts ("Grﺉﻑe" for "Größe"), or a
     Latin word made of accented letters only ("Öåíà" for "Цена")."""
     count = 0
     for word in text.split():
         inner = word.strip(_EDGE_PUNCTUATION)
         letters = [c for c in inner if c.isalpha()]
-        if any(unicodedata.category(c) not in _WORD_CATEGORIES and c not in _IN_WORD for c in inner[1:-1]):
+        scripts = {unicodedata.name(c).split()[0] for c in letters} & _SCRIPTS  # not "º" (MASCULINE ORDINAL ...)
+        if any(_is_symbol(c) and inner[i - 1].isalpha() and inner[i + 1].isalpha()
+               for i, c in enumerate(inner[1:-1], start=1)):
             count += 1
-        elif len(letters) > 1 and all(not c.isascii() and "LATIN" in unicodedata.name(c, "") for c in letters):
+        elif len(scripts) > 1:
+            count += 1
+        elif len(letters) > 1 and scripts == {"LATIN"} and all(not c.isascii() for c in letters):
             count += 1
     return count
+
+
+def _is_symbol(c: str) -> bool:
+    return unicodedata.category(c) not in _WORD_CATEGORIES and c not in _IN_WORD
