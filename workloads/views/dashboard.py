@@ -49,6 +49,11 @@ class Summary:
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
     failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
 
+    @property
+    def documents_compared(self) -> bool:
+        """Whether both runs kept their documents: runs from before they did cannot say the documents were the same."""
+        return self.previous is not None and None not in (self.compared.documents, self.previous.documents)
+
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     notes = []

@@ -73,7 +73,11 @@ def test_runs_from_before_runs_kept_their_documents_are_not_compared_on_them(ali
              documents=snapshot([Document(name="terms.txt", text="Notice: 90 days.", tokens=1100)]))
 
     assert before.documents is None
-    assert "documents:" not in html(alice_client.get(reverse("dashboard")))
+    page = html(alice_client.get(reverse("dashboard")))
+    assert "documents:" not in page
+    assert "prices and documents" not in page
+    assert (f"Same device, versions and prices as run {before.pk}. Whether the documents changed is not known: "
+            f"run {before.pk} is older than runs keeping a list of their documents.") in " ".join(page.split())
 
 
 def test_the_first_comparison_has_nothing_to_compare_with(alice_client, workload, probe, prices):
