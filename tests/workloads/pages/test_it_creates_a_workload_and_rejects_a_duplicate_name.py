@@ -54,6 +54,20 @@ def test_a_lone_name_keeps_its_spaces_as_typed(alice_client, acme):
     assert Workload.objects.get().name == "Support  tickets"
 
 
+def test_workloads_named_alike_before_names_were_folded_stay_editable(alice_client, acme):
+    Workload.objects.create(organisation=acme, name="Support tickets", kind="support", target_model=MODEL)
+    older = Workload.objects.create(organisation=acme, name="Support  tickets", kind="support", target_model=MODEL)
+
+    response = alice_client.post(reverse("workload_edit", args=[older.pk]),
+                                 {**FORM, "name": "Support  tickets", "description": "Now with Q3"})
+    renamed_alike = alice_client.post(reverse("workload_edit", args=[older.pk]), {**FORM, "name": "SUPPORT  tickets"})
+
+    assert response.status_code == 302
+    older.refresh_from_db()
+    assert (older.name, older.description) == ("Support  tickets", "Now with Q3")
+    assert renamed_alike.status_code == 400
+
+
 def test_it_rejects_a_name_with_an_invisible_character_inside(alice_client, acme):
     response = alice_client.post(reverse("workload_create"), {**FORM, "name": "Support\u200b tickets"})
 
