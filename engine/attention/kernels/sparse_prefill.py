@@ -27,8 +27,10 @@ from engine.attention.layout import QueryLayout
 
 _LOG2E = 1.4426950408889634
 # Largest key tile one dot product takes (FlashAttention's choice for D 128): a larger
-# block is walked in tiles.
+# block is walked in tiles. fp32 takes half: at D 128 its 64-key K/V tiles overflowed
+# the H200's shared memory in every config the register bound keeps (gpu_config_sweep).
 _MAX_KEY_TILE = 64
+_MAX_KEY_TILE_FP32 = 32
 # Index ids read per load while a program looks for its row's last real id.
 _SLOT_CHUNK = 64
 
@@ -150,7 +152,8 @@ def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
         out.stride(0), out.stride(1), out.stride(2),
         block_idx.stride(0), block_idx.stride(1), block_idx.stride(2), block_idx.stride(3),
         layout.q_len, layout.kv_len, hkv, block_idx.shape[-1], group,
-        BLOCK_SIZE=bs, KEY_TILE=min(bs, _MAX_KEY_TILE), GROUP_PAD=triton.next_power_of_2(group),
+        BLOCK_SIZE=bs, KEY_TILE=min(bs, _MAX_KEY_TILE_FP32 if q.dtype == torch.float32 else _MAX_KEY_TILE),
+        GROUP_PAD=triton.next_power_of_2(group),
         HEAD_DIM=d, HEAD_DIM_PAD=max(16, triton.next_power_of_2(d)), SLOT_CHUNK=_SLOT_CHUNK,
     )
 
