@@ -23,8 +23,7 @@ def described(documents: list[dict] | None) -> str:
     """"4 documents, 2,013 tokens"; "not recorded" for runs from before runs kept their documents."""
     if documents is None:
         return "not recorded"
-    count = len(documents)
-    return f"{count:,} document{'' if count == 1 else 's'}, {sum(d['tokens'] for d in documents):,} tokens"
+    return f"{_counted(len(documents), 'document')}, {_counted(sum(d['tokens'] for d in documents), 'token')}"
 
 
 def change(before: list[dict] | None, now: list[dict] | None) -> str | None:
@@ -42,6 +41,10 @@ def change(before: list[dict] | None, now: list[dict] | None) -> str | None:
         return None
     tokens = f"{sum(d['tokens'] for d in before):,} → {sum(d['tokens'] for d in now):,} tokens"
     return f"documents: {', '.join(parts)}; {tokens}"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def _names(names: list[str]) -> str:

@@ -20,3 +20,10 @@ def test_the_same_names_with_new_text_are_changed_and_a_run_without_documents_co
     assert change(_documents("a.txt"), _documents("a.txt")) is None
     assert change(None, _documents("a.txt")) is None
     assert (described(_documents("a.txt")), described(None)) == ("1 document, 10 tokens", "not recorded")
+
+
+def test_one_token_is_singular_and_thousands_are_grouped():
+    one = [{"name": "blank.txt", "tokens": 1, "sha256": "a" * 64}]
+    many = [{"name": "book.txt", "tokens": 12_345, "sha256": "a" * 64}]
+
+    assert (described(one), described(many)) == ("1 document, 1 token", "1 document, 12,345 tokens")
