@@ -35,7 +35,8 @@ def _read(name: str, data: bytes, limits: Limits) -> tuple[str, str]:
     suffix = extension(name)
     if suffix == ".pdf":
         return read_in_child("PDF", data, limits)
-    if suffix == ".rtf":  # text, but markup ("{\rtf1\ansi\deff0{\fonttbl..."), not what its reader sees
+    # Text, but markup ("{\rtf1\ansi\deff0{\fonttbl..."), not what its reader sees; Word saves RTF as .doc too.
+    if suffix == ".rtf" or data[:64].lstrip().startswith(b"{\\rtf"):
         raise Skip("RTF is not read: save it as DOCX or PDF and upload that")
     if suffix == ".docx":
         text, detail = read_in_child("DOCX", data, limits)

@@ -49,9 +49,11 @@ def decode_text(data: bytes) -> DecodedText:
     if b"\x00" in data[:NUL_SCAN_BYTES]:
         if (codec := _utf16_without_bom(data)) is not None:
             try:
-                return DecodedText(normalise(data.decode(codec)), "UTF-16")
+                text = data.decode(codec)
             except UnicodeDecodeError:
-                pass
+                text = None
+            if text is not None and _mostly_printable(text[:NUL_SCAN_BYTES]):
+                return DecodedText(normalise(text), "UTF-16")
         raise Skip("binary file")
     try:
         return DecodedText(normalise(data.decode("utf-8")), None)
@@ -85,6 +87,13 @@ def _utf16_without_bom(data: bytes) -> str | None:
         if high.count(0) >= 0.9 * len(high) and low.count(0) <= 0.01 * len(low):
             return codec
     return None
+
+
+def _mostly_printable(text: str) -> bool:
+    """Whether text reads as text: a table of small 16-bit numbers has UTF-16's NUL pattern too, but decodes to
+    control characters (U+0001 for 1), which written text has next to none of."""
+    controls = sum(unicodedata.category(c) == "Cc" and c not in "\t\n\r\f" for c in text)
+    return controls <= 0.01 * len(text)
 
 
 # Windows code pages by how often they are met, Western first; others rank after them, as charset-normalizer has.

@@ -49,5 +49,8 @@ def test_an_rtf_document_is_skipped_with_what_to_do_not_kept_as_its_markup():
     rtf = rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Times;}}\f0\fs24 Supply Agreement\par The price is 12,50.\par}"
 
     [entry] = extract_file("contract.rtf", rtf, LIMITS)
+    # Named .txt or .doc (Word saves RTF under .doc), it is still RTF: its content says so.
+    [renamed] = extract_file("contract.txt", b"\r\n" + rtf, LIMITS)
 
-    assert (entry.kept, entry.detail) == (False, "RTF is not read: save it as DOCX or PDF and upload that")
+    for refused in (entry, renamed):
+        assert (refused.kept, refused.detail) == (False, "RTF is not read: save it as DOCX or PDF and upload that")

@@ -62,3 +62,8 @@ def test_it_reads_utf16_without_a_byte_order_mark_and_still_skips_binary_files()
 
     [binary] = extract_file("data.txt", bytes(range(256)) * 8, LIMITS)
     assert (binary.kept, binary.detail) == (False, "binary file")
+
+    # Small 16-bit numbers (a sensor log, audio samples) have text's NUL pattern but decode to control characters.
+    samples = b"".join(n.to_bytes(2, "little") for n in [*range(1, 256)] * 8)
+    [numbers] = extract_file("samples.txt", samples, LIMITS)
+    assert (numbers.kept, numbers.detail) == (False, "binary file")
