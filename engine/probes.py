@@ -200,6 +200,10 @@ MAX_VALUE_WORDS = 6
 # A footnote's or endnote's mark as documents read ("per crate[1]."): not part of the answer, and scoring, which
 # folds it to "crate 1", would mark a right answer wrong.
 NOTE_MARK = re.compile(r"\[E?\d{1,4}\]")
+# What a document carries but a reader never sees: soft hyphens (hyphenation points), zero-width spaces and word
+# joiners (pasted from web pages), a stray BOM, bidi marks. An expected answer holding one shows as plain text but
+# cannot be typed, and the probe form and API refuse it: generated answers drop them.
+HIDDEN = re.compile("[\u00ad\u200b\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 CAPITAL = "A-ZÀ-ÖØ-Þ"  # capital letters, Latin-1 accented ones included: re has no \p{Lu}
 VALUE_START = re.compile(rf"[\d$€£¥{CAPITAL}]")
 
@@ -258,7 +262,7 @@ def _first_unique(probes: Iterable[Probe], limit: int) -> list[Probe]:
 def _facts(doc: Document) -> Iterator[_Fact]:
     for match in FACT.finditer(doc.text):
         subject = " ".join(match["subject"].split())
-        value = NOTE_MARK.sub("", match["value"]).rstrip()
+        value = NOTE_MARK.sub("", HIDDEN.sub("", match["value"])).rstrip()
         if _is_value(value) and not CLAUSE_WORDS.intersection(subject.split()):
             yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value)
 

@@ -238,6 +238,14 @@ def test_a_note_mark_is_not_part_of_the_answer():
     assert is_correct("It costs 12.50 EUR per crate.", "12.50 EUR per crate")
 
 
+def test_characters_no_reader_sees_are_not_part_of_the_answer():
+    # A soft hyphen from hyphenation and a zero-width space from a web page: the probe form refuses both.
+    docs = [Document("terms.txt", "The account manager is Dana Rey\u00adnolds. The depot code is DX\u200b-40.")]
+
+    assert [(p.question, p.answer) for p in generate_probes(docs)] == [
+        ("What is the account manager?", "Dana Reynolds"), ("What is the depot code?", "DX-40")]
+
+
 def test_it_finds_a_function_defined_in_one_file_and_called_in_another(tmp_path):
     # Ledger is imported but never called, so it makes no probe.
     billing = "def parse_invoice(text):\n    return text.split()\n\n\nclass Ledger:\n    pass\n"
