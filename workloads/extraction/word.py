@@ -125,7 +125,11 @@ class _Reader:
         text = "".join(self.run_text(r, None if style is None else style.get(_VAL)) for r in runs)
         # A paragraph whose mark and text were deleted (a tracked deletion) is gone once changes are accepted.
         label = "" if p.find(_DELETED_MARK) is not None and not text.strip() else self.lists.label(p)
-        lines = [f"{label} {text}" if label and text.strip() else text]
+        if label and text.strip():
+            # A page break opening the paragraph comes before its number, as Word draws it: "\n2. Prices".
+            body = text.lstrip("\n")
+            text = f"{text[:len(text) - len(body)]}{label} {body}"
+        lines = [text]
         for box in boxes:
             lines.extend(self.blocks(box))
         return lines
