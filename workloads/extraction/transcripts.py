@@ -71,9 +71,11 @@ def _conversations(value) -> list[Conversation] | None:
         return [Conversation("", _messages(value))]
     if isinstance(value, dict):
         value = [value]
-    # Every item must be a conversation: a list that only starts like one is data, and is kept whole as JSON.
-    if isinstance(value, list) and value and all(_is_conversation(item) for item in value):
-        return [_conversation(item) for item in value]
+    # Every item must be a conversation: a list that only starts like one is data, and is kept whole as JSON. A
+    # conversation with no messages yet (a ticket opened and closed unanswered) is one too, with nothing to read.
+    if (isinstance(value, list) and any(_is_conversation(item) for item in value)
+            and all(_is_conversation(item) or _is_empty_conversation(item) for item in value)):
+        return [_conversation(item) for item in value if _is_conversation(item)]
     return None
 
 
@@ -91,6 +93,10 @@ def _is_transcript(value) -> bool:
 
 def _is_conversation(value) -> bool:
     return isinstance(value, dict) and (_transcript(value) is not None or _is_chatgpt_conversation(value))
+
+
+def _is_empty_conversation(value) -> bool:
+    return isinstance(value, dict) and any(value.get(key) == [] for key in TRANSCRIPT_KEYS)
 
 
 def _is_chatgpt_conversation(value: dict) -> bool:

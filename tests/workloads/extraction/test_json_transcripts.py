@@ -109,6 +109,21 @@ def test_it_reads_a_jsonl_file_with_one_conversation_per_line_and_drops_those_wi
     assert entry.text == "user: Where is my order?\nassistant: Shipped.\n\nuser: Refund please"
 
 
+def test_a_conversation_without_messages_does_not_turn_the_file_into_plain_json():
+    conversations = [
+        {"title": "Late delivery", "messages": [{"role": "customer", "content": "Where is my bread?"}]},
+        {"title": "Opened by mistake", "messages": []},
+        {"title": "Refund", "messages": [{"role": "customer", "content": "Refund please"}]},
+    ]
+
+    [entry] = extract_file("tickets.json", json.dumps(conversations).encode(), LIMITS)
+    [only_empty] = extract_file("empty.json", json.dumps([{"messages": []}]).encode(), LIMITS)
+
+    assert entry.detail == "JSON transcript, 2 conversations, 2 messages"
+    assert entry.text == "# Late delivery\ncustomer: Where is my bread?\n\n# Refund\ncustomer: Refund please"
+    assert only_empty.detail == "JSON"  # no conversation to read: kept as the data it is
+
+
 def test_it_reads_a_json_list_of_conversations_under_a_title_line_each():
     conversations = [
         {"title": "Late\ndelivery", "messages": [{"role": "customer", "content": "Where is my bread?"}]},
