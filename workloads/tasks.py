@@ -92,6 +92,7 @@ def extract_upload(upload_pk: int) -> None:
 
 
 _NAME_TAKEN = "skipped: a document with this name is already in the workload"
+_NAME_REPEATED = "skipped: an earlier file of this upload has this name"
 _REPLACED = "; replaced the document of this name"
 
 
@@ -113,8 +114,8 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
     for done, upload_file in enumerate(upload.files.all(), start=1):
         for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
             document, detail, tokens = None, e.detail, 0
-            if e.kept and room.taken(e.name):
-                detail = _NAME_TAKEN
+            if e.kept and (refusal := room.name_refusal(e.name)):
+                detail = refusal
             elif e.kept and (at_least := token_floor(e.text)) > room.tokens_left(e.name):
                 detail = _over_the_limit(f"at least {at_least:,}")
             elif e.kept:
@@ -144,12 +145,13 @@ def _admit(upload: Upload, documents: list[Document | None], items: list[UploadI
     for index, (document, item) in enumerate(zip(documents, items, strict=True)):
         if document is None:
             continue
-        if not room.taken(document.name) and document.tokens <= room.tokens_left(document.name):
+        refusal = room.name_refusal(document.name)
+        if refusal is None and document.tokens <= room.tokens_left(document.name):
             if room.keep(document.name, document.tokens):
                 replacing.add(document.name)
                 item.detail = item.detail[:500 - len(_REPLACED)] + _REPLACED
             continue
-        reason = _NAME_TAKEN if room.taken(document.name) else _over_the_limit(f"{document.tokens:,}")
+        reason = refusal or _over_the_limit(f"{document.tokens:,}")
         item.kept, item.detail, item.tokens, documents[index] = False, reason, 0, None
     return replacing
 
@@ -177,8 +179,12 @@ class _Room:
         self.replacing = replacing
         self.kept: set[str] = set()
 
-    def taken(self, name: str) -> bool:
-        return name in self.kept or (name in self.existing and not self.replacing)
+    def name_refusal(self, name: str) -> str | None:
+        """Why a document of this name cannot be kept, or None: an earlier file of the upload took it, or the
+        workload has it and the upload does not replace."""
+        if name in self.kept:
+            return _NAME_REPEATED
+        return _NAME_TAKEN if name in self.existing and not self.replacing else None
 
     def tokens_left(self, name: str) -> int:
         """How many tokens a document of this name may have."""

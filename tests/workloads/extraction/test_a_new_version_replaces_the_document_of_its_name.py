@@ -70,5 +70,5 @@ def test_one_upload_replaces_a_name_once(workload, alice):
     tasks.extract_upload(upload.pk)
 
     assert [(item.kept, item.detail.rsplit("; ", 1)[-1]) for item in upload.items.all()] == [
-        (True, "replaced the document of this name"), (False, NAME_TAKEN)]
+        (True, "replaced the document of this name"), (False, "skipped: an earlier file of this upload has this name")]
     assert Document.objects.get().text == NEW
