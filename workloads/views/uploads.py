@@ -57,7 +57,8 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     files = upload.files.defer("data")
     return render(request, "workloads/upload_detail.html", {
         "upload": upload, "workload": upload.workload, "files": files, "n_files": len(files),
-        "items": upload.items.all(),
+        # The document's origin tells whether a later upload replaced its text since.
+        "items": upload.items.select_related("document__origin"),
     })
 
 

@@ -3,7 +3,9 @@
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from workloads import tasks
 from workloads.models import Upload, UploadFile, UploadItem
+from workloads.uploads import store_upload
 
 
 def _upload(workload, alice, status, files_done=0):
@@ -28,6 +30,7 @@ def test_a_finished_upload_lists_kept_and_skipped_files_with_reasons(alice_clien
     assert f'<a href="{reverse("document_detail", args=[workload.pk, document.pk])}">contracts/msa.pdf</a>' in page
     assert "contracts/logo.png" in page and "skipped: not a text format" in page
     assert "skipped: a document with this name is already in the workload" in page
+    assert "replaced since" not in page  # a document of no upload (the sample's) was not replaced by one
 
 
 def test_a_running_upload_shows_its_progress_and_polls_for_more(alice_client, alice, workload):
@@ -59,7 +62,23 @@ def test_the_upload_form_can_replace_documents_of_the_same_names(alice_client, w
 
     upload = Upload.objects.get()
     assert upload.replace_same_names
-    assert "Its documents replace those of the same names." in alice_client.get(response["Location"]).content.decode()
+    assert "It was sent to replace documents of the same names." in alice_client.get(
+        response["Location"]).content.decode()
     alice_client.post(reverse("upload_create", args=[workload.pk]),
                       {"files": [SimpleUploadedFile("terms.txt", b"New terms.\n")]})
     assert not Upload.objects.latest("pk").replace_same_names  # unticked: the browser sends nothing
+
+
+def test_an_older_upload_says_when_a_later_one_replaced_its_documents_text(alice_client, alice, workload):
+    def send(text: bytes, replace: bool) -> Upload:
+        upload = store_upload(workload, alice, [SimpleUploadedFile("terms.txt", text)], replace_same_names=replace)
+        tasks.extract_upload(upload.pk)
+        return upload
+
+    first = send(b"Notice: 30 days.\n", replace=False)
+    second = send(b"Notice: 90 days.\n", replace=True)
+
+    older = " ".join(alice_client.get(reverse("upload_detail", args=[first.pk])).content.decode().split())
+    newer = " ".join(alice_client.get(reverse("upload_detail", args=[second.pk])).content.decode().split())
+    assert "its text was replaced since, by a later upload" in older
+    assert "replaced since" not in newer
