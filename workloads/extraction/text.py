@@ -118,7 +118,7 @@ def _implausible(text: str) -> int:
     for word in text.split():
         inner = word.strip(_EDGE_PUNCTUATION)
         letters = [c for c in inner if c.isalpha()]
-        scripts = {unicodedata.name(c).split()[0] for c in letters} & _SCRIPTS  # not "º" (MASCULINE ORDINAL ...)
+        scripts = {unicodedata.name(c, "?").split()[0] for c in letters} & _SCRIPTS  # not "º" (MASCULINE ORDINAL)
         if any(_is_symbol(c) and inner[i - 1].isalpha() and inner[i + 1].isalpha()
                for i, c in enumerate(inner[1:-1], start=1)):
             count += 1
