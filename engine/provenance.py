@@ -27,9 +27,11 @@ def versions() -> dict[str, str]:
 
 
 def _revision() -> str:
-    """The git commit of the engine, or "unknown" where it was deployed without git (a container image)."""
+    """The git commit of the engine, with "-dirty" where the files differ from it, or "unknown" where it was
+    deployed without git (a container image). A copy of the tree with newer changes than its git metadata (as on
+    the lent GPU machine, 2026-12-04) would otherwise pass for the older commit."""
     try:
-        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).parent,
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"], cwd=Path(__file__).parent,
                              capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
