@@ -10,8 +10,10 @@ case and dtype, the relative error, "out of resources", or the CUDA error.
 Each config runs in its own process: an illegal memory access ruins the CUDA context of
 the process it happens in, and every later call there fails with it.
 
-Usage:  python benchmarks/gpu_config_sweep.py [--out sweep.json] [--jobs 12] [--small]
-(--small: the two small cases and two configs, for a dry run in Triton's interpreter.)
+Usage:  python benchmarks/gpu_config_sweep.py [--kept] [--out sweep.json] [--jobs 12] [--small]
+--kept: only what the engine may launch: per case and dtype, the tilings the pruning keeps,
+with the launcher's own key tile (about half the time; gpu_kernels.sh runs this).
+--small: the two small cases and two configs, for a dry run in Triton's interpreter.
 """
 
 from __future__ import annotations
@@ -61,20 +63,20 @@ class Tiling:
         return f"{self.kernel} TOKENS={self.tokens} warps {self.warps} stages {self.stages} key tile {self.key_tile}"
 
 
-def tilings(small: bool) -> list[Tiling]:
+def tilings(small: bool, kept_only: bool) -> list[Tiling]:
     if small:
         return [Tiling("prefill", 16, 4, 2, 64), Tiling("prefill", 16, 8, 3, 64)]
     out = []
     for tokens in (16, 32, 64):
         for warps in (4, 8):
-            for stages in (1, 2, 3):
+            for stages in (2, 3) if kept_only else (1, 2, 3):  # the kernels' CONFIGS have no single stage
                 out += [Tiling("prefill", tokens, warps, stages, tile) for tile in (64, 32)]
                 if stages > 1:
                     out.append(Tiling("exact", tokens, warps, stages, 64))
     return out
 
 
-def run_one(tiling: Tiling, small: bool) -> list[dict]:
+def run_one(tiling: Tiling, small: bool, kept_only: bool) -> list[dict]:
     """In a child process: force the tiling, run every case it fits, one result per case and dtype."""
     import torch
     import triton
@@ -85,8 +87,9 @@ def run_one(tiling: Tiling, small: bool) -> list[dict]:
     module = sparse_prefill if tiling.kernel == "prefill" else exact_indexer
     kernel = module._sparse_prefill_kernel if tiling.kernel == "prefill" else module._exact_scores_kernel
     kernel.configs = [triton.Config({"TOKENS": tiling.tokens}, num_warps=tiling.warps, num_stages=tiling.stages)]
-    module._MAX_KEY_TILE = tiling.key_tile  # read at each launch, for every dtype
-    module._MAX_KEY_TILE_FP32 = tiling.key_tile
+    if not kept_only:  # the launchers read these at each launch
+        module._MAX_KEY_TILE = tiling.key_tile
+        module._MAX_KEY_TILE_FP32 = tiling.key_tile
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     generator = torch.Generator().manual_seed(0)
     results = []
@@ -95,6 +98,8 @@ def run_one(tiling: Tiling, small: bool) -> list[dict]:
             continue  # a tile lies inside one block; a smaller key tile changes nothing here
         layout = QueryLayout(q_len=case.q_len, kv_len=case.kv_len, block_size=case.block)
         for dtype in (torch.float32, torch.bfloat16):
+            if kept_only and not _launchable(tiling, case, dtype):
+                continue
             row = {"tiling": asdict(tiling), "case": case.name, "dtype": str(dtype).removeprefix("torch.")}
             try:
                 row["error"] = _error(case, layout, dtype, device, generator, tiling.kernel)
@@ -106,6 +111,26 @@ def run_one(tiling: Tiling, small: bool) -> list[dict]:
                 return results
             results.append(row)
     return results
+
+
+def _launchable(tiling: Tiling, case: Case, dtype) -> bool:
+    """Whether the engine may launch this tiling for this case: the launcher's key tile, and kept by the pruning."""
+    import torch
+    import triton
+
+    from engine.attention.kernels import exact_indexer, sparse_prefill
+    from engine.attention.kernels.query_tiles import CONFIGS
+
+    prefill = tiling.kernel == "prefill"
+    tile = sparse_prefill.key_tile(case.block, dtype) if prefill else min(case.block, exact_indexer._MAX_KEY_TILE)
+    if tile != min(case.block, tiling.key_tile):
+        return False
+    # The constexprs as the launchers pass them.
+    kept = (sparse_prefill if prefill else exact_indexer)._FITS(
+        CONFIGS, {"Q": torch.empty(1, dtype=dtype)}, BLOCK_SIZE=case.block, KEY_TILE=tile,
+        GROUP_PAD=triton.next_power_of_2(case.hq // case.hkv), HEAD_DIM_PAD=max(16, triton.next_power_of_2(case.d)))
+    return any((c.kwargs["TOKENS"], c.num_warps, c.num_stages) == (tiling.tokens, tiling.warps, tiling.stages)
+               for c in kept)
 
 
 def _error(case: Case, layout, dtype, device, generator, kernel: str) -> float:
@@ -160,14 +185,16 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--jobs", type=int, default=12)
     parser.add_argument("--small", action="store_true")
+    parser.add_argument("--kept", action="store_true")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a child: one tiling as JSON
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(Tiling(**json.loads(args.one)), args.small)))
+        print(json.dumps(run_one(Tiling(**json.loads(args.one)), args.small, args.kept)))
         return 0
 
     def child(tiling: Tiling) -> list[dict]:
-        command = [sys.executable, __file__, "--one", json.dumps(asdict(tiling))] + (["--small"] if args.small else [])
+        flags = [flag for flag, on in (("--small", args.small), ("--kept", args.kept)) if on]
+        command = [sys.executable, __file__, "--one", json.dumps(asdict(tiling)), *flags]
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
         lines = done.stdout.strip().splitlines()
         if done.returncode or not lines:
@@ -176,8 +203,9 @@ def main() -> int:
         return json.loads(lines[-1])
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        rows = [row for rows in pool.map(child, tilings(args.small)) for row in rows]
+        rows = [row for rows in pool.map(child, tilings(args.small, args.kept)) for row in rows]
     bad = 0
+    served = set()  # (kernel, case, dtype) with at least one tiling that ran right
     for row in rows:
         t = Tiling(**row["tiling"])
         if "error" in row:
@@ -186,8 +214,15 @@ def main() -> int:
         else:
             ok, verdict = "out of resources" in row["failure"], row["failure"][:110]
         bad += not ok
+        if "error" in row and ok:
+            served.add((t.kernel, row["case"], row["dtype"]))
         print(f"{t.label:60} {row['case']:32} {row['dtype']:9} {verdict}")
     print(f"{len(rows)} results, {bad} wrong or crashed (out of resources is a refusal the autotuner skips)")
+    # Where every tiling the engine may launch is out of resources, the autotuner has none to pick: a crash.
+    unserved = {(Tiling(**r["tiling"]).kernel, r["case"], r["dtype"]) for r in rows if r["case"] != "-"} - served
+    for kernel, case, dtype in sorted(unserved):
+        print(f"no tiling ran right: {kernel}, {case}, {dtype}")
+    bad += len(unserved) if args.kept else 0
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1))
     return 1 if bad else 0

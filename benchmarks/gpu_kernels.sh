@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The one script for a lent GPU: card and versions, the kernel tests at realistic shapes,
-# `python -m engine check --backend triton`, then the kernel benchmark.
+# `python -m engine check --backend triton`, every tiling the autotuner may pick
+# (benchmarks/gpu_config_sweep.py --kept), then the kernel benchmark.
 #
 # Usage:  OUT=/some/folder benchmarks/gpu_kernels.sh   (settings below can be overridden the same way)
-# Writes under $OUT: gpu.txt, kernel_tests.log/.xml, check.log, bench.log,
-# gpu_kernels.json and README.md (benchmarks/README.md with its bench section rewritten;
+# Writes under $OUT: gpu.txt, kernel_tests.log/.xml, check.log, sweep.log, gpu_config_sweep.json,
+# bench.log, gpu_kernels.json and README.md (benchmarks/README.md with its bench section rewritten;
 # copy it back over benchmarks/README.md to publish the figures).
 #
 # Every step runs under `timeout` and a failing step does not stop the later ones: the
-# device time is lent once. Defaults fit about 8 minutes in all; the benchmark stops
+# device time is lent once. Defaults fit about 10 minutes in all; the benchmark stops
 # starting measurements after BENCH_BUDGET_S and writes what it has after every length.
 set -u
 
@@ -18,6 +19,7 @@ mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
 PYTHON="${PYTHON:-python3}"
 TESTS_TIMEOUT="${TESTS_TIMEOUT:-150}"
 CHECK_TIMEOUT="${CHECK_TIMEOUT:-90}"
+SWEEP_TIMEOUT="${SWEEP_TIMEOUT:-150}"
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-220}"
 BENCH_BUDGET_S="${BENCH_BUDGET_S:-160}"
 BENCH_ARGS="${BENCH_ARGS:-}"  # more `engine bench` options, e.g. "--lengths 128K --quick" for a rerun
@@ -69,11 +71,19 @@ tail -n 15 "$OUT/kernel_tests.log"
 step check "$CHECK_TIMEOUT" "$OUT/check.log" "$PYTHON" -m engine check --backend triton
 tail -n 20 "$OUT/check.log"
 
+# Every tiling the autotuner may pick, not only the one it picked: on 2026-12-04 fp32 tilings it
+# could pick were wrong or faulted, and at D 128 none fitted the shared memory. SWEEP_ARGS replaces
+# "--jobs 14" (the rehearsal in the interpreter passes "--small --jobs 2").
+step sweep "$SWEEP_TIMEOUT" "$OUT/sweep.log" \
+    "$PYTHON" benchmarks/gpu_config_sweep.py --kept --out "$OUT/gpu_config_sweep.json" ${SWEEP_ARGS:---jobs 14}
+grep -v " ok$" "$OUT/sweep.log" | tail -n 15
+
 cp benchmarks/README.md "$OUT/README.md"
 step bench "$BENCH_TIMEOUT" "$OUT/bench.log" \
     "$PYTHON" -m engine bench --budget-s "$BENCH_BUDGET_S" --out "$OUT/gpu_kernels.json" --readme "$OUT/README.md" $BENCH_ARGS
 tail -c 8000 "$OUT/bench.log"  # its table comes last; the tool returns the last 12,000 characters
 
-echo "== exit codes: kernel_tests ${RC[kernel_tests]}, check ${RC[check]}, bench ${RC[bench]} (124: timed out)"
+echo "== exit codes: kernel_tests ${RC[kernel_tests]}, check ${RC[check]}, sweep ${RC[sweep]}, bench ${RC[bench]}" \
+    "(124: timed out)"
 echo "== files in $OUT: $(ls "$OUT" | tr '\n' ' ')"
-[ "${RC[kernel_tests]}" = 0 ] && [ "${RC[check]}" = 0 ] && [ "${RC[bench]}" = 0 ]
+[ "${RC[kernel_tests]}" = 0 ] && [ "${RC[check]}" = 0 ] && [ "${RC[sweep]}" = 0 ] && [ "${RC[bench]}" = 0 ]

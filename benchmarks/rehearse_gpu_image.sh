@@ -31,6 +31,6 @@ export OUT="${OUT:-$(mktemp -d)}"
 # The interpreter on a small CPU takes longer over the kernel tests than the GPU's compiles.
 export TESTS_TIMEOUT="${TESTS_TIMEOUT:-400}"
 PYTHON="$VENV/bin/python" BENCH_ARGS="${BENCH_ARGS:---shapes tiny --lengths 1K,2K --quick}" \
-    benchmarks/gpu_kernels.sh || status=$?
+    SWEEP_ARGS="${SWEEP_ARGS:---small --jobs 2}" benchmarks/gpu_kernels.sh || status=$?
 "$VENV/bin/python" scripts/compile_kernels.py | tee "$OUT/compile_kernels.txt"
 exit "${status:-0}"

@@ -138,6 +138,11 @@ def _sparse_prefill_kernel(
     tl.store(o_tile + o_rows[:, None] + offs_d[None, :], out.to(Out.dtype.element_ty), mask=o_ok)
 
 
+def key_tile(block_size: int, dtype: torch.dtype) -> int:
+    """Keys per dot product for this block size and dtype."""
+    return min(block_size, _MAX_KEY_TILE_FP32 if dtype == torch.float32 else _MAX_KEY_TILE)
+
+
 def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -152,8 +157,7 @@ def _launch(q, k, v, block_idx, out, scale: float, layout: QueryLayout) -> None:
         out.stride(0), out.stride(1), out.stride(2),
         block_idx.stride(0), block_idx.stride(1), block_idx.stride(2), block_idx.stride(3),
         layout.q_len, layout.kv_len, hkv, block_idx.shape[-1], group,
-        BLOCK_SIZE=bs, KEY_TILE=min(bs, _MAX_KEY_TILE_FP32 if q.dtype == torch.float32 else _MAX_KEY_TILE),
-        GROUP_PAD=triton.next_power_of_2(group),
+        BLOCK_SIZE=bs, KEY_TILE=key_tile(bs, q.dtype), GROUP_PAD=triton.next_power_of_2(group),
         HEAD_DIM=d, HEAD_DIM_PAD=max(16, triton.next_power_of_2(d)), SLOT_CHUNK=_SLOT_CHUNK,
     )
 
