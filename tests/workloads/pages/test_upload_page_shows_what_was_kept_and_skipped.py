@@ -1,6 +1,8 @@
 """The upload page shows extraction's progress and, per file, what was kept or skipped and why."""
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from workloads import tasks
@@ -78,7 +80,11 @@ def test_an_older_upload_says_when_a_later_one_replaced_its_documents_text(alice
     first = send(b"Notice: 30 days.\n", replace=False)
     second = send(b"Notice: 90 days.\n", replace=True)
 
-    older = " ".join(alice_client.get(reverse("upload_detail", args=[first.pk])).content.decode().split())
+    with CaptureQueriesContext(connection) as queries:
+        older = " ".join(alice_client.get(reverse("upload_detail", args=[first.pk])).content.decode().split())
     newer = " ".join(alice_client.get(reverse("upload_detail", args=[second.pk])).content.decode().split())
     assert "its text was replaced since, by a later upload" in older
     assert "replaced since" not in newer
+    # Per row it reads which upload gave the text, never the text or the uploaded file's bytes (megabytes each).
+    columns = " ".join(query["sql"] for query in queries.captured_queries)
+    assert '"workloads_document"."text"' not in columns and '"workloads_uploadfile"."data"' not in columns
