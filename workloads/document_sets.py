@@ -43,6 +43,14 @@ def change(before: list[dict] | None, now: list[dict] | None) -> str | None:
     return f"documents: {', '.join(parts)}; {tokens}"
 
 
+def run_change(before, now) -> str | None:
+    """What changed in the documents between two ComparisonRuns; where one kept no list (runs from before runs
+    kept them, or finished by an older worker), that this is not known: saying nothing would read as unchanged."""
+    if unlisted := next((run for run in (before, now) if run.documents is None), None):
+        return f"documents: not known, run {unlisted.pk} kept no list of its documents"
+    return change(before.documents, now.documents)
+
+
 def _counted(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 

@@ -1,6 +1,8 @@
 """What changed between two runs' documents names a few of each kind and counts the rest."""
 
-from workloads.document_sets import change, described
+from types import SimpleNamespace
+
+from workloads.document_sets import change, described, run_change
 
 
 def _documents(*names: str, digest: str = "a") -> list[dict]:
@@ -27,3 +29,13 @@ def test_one_token_is_singular_and_thousands_are_grouped():
     many = [{"name": "book.txt", "tokens": 12_345, "sha256": "a" * 64}]
 
     assert (described(one), described(many)) == ("1 document, 1 token", "1 document, 12,345 tokens")
+
+
+def test_between_runs_a_missing_list_is_said_and_blamed_on_the_run_without_one():
+    listed, unlisted = SimpleNamespace(pk=7, documents=_documents("a.txt")), SimpleNamespace(pk=8, documents=None)
+    edited = SimpleNamespace(pk=9, documents=_documents("a.txt", digest="b"))
+
+    assert run_change(listed, unlisted) == "documents: not known, run 8 kept no list of its documents"
+    assert run_change(unlisted, listed) == "documents: not known, run 8 kept no list of its documents"
+    assert run_change(listed, edited) == "documents: 1 changed (a.txt); 10 → 10 tokens"
+    assert run_change(listed, listed) is None

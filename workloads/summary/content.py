@@ -98,7 +98,7 @@ class Content:
     @property
     def documents_change(self) -> str | None:
         """What changed in the documents since the previous period's run: "documents: 1 added (annex.txt)..."."""
-        return self.previous_run and document_sets.change(self.previous_run.documents, self.run.documents)
+        return self.previous_run and document_sets.run_change(self.previous_run, self.run)
 
     @property
     def details(self) -> list[tuple]:

@@ -49,11 +49,6 @@ class Summary:
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
     failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
 
-    @property
-    def documents_compared(self) -> bool:
-        """Whether both runs kept their documents: runs from before they did cannot say the documents were the same."""
-        return self.previous is not None and None not in (self.compared.documents, self.previous.documents)
-
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     notes = []
@@ -68,7 +63,7 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
         notes.append(f"GPU price: {before.gpu_price or 'none'} → {now.gpu_price or 'none'}")
     if now.api_price_id != before.api_price_id:
         notes.append(f"API price: {before.api_price or 'none'} → {now.api_price or 'none'}")
-    if documents := document_sets.change(before.documents, now.documents):
+    if documents := document_sets.run_change(before, now):
         notes.append(documents)
     return notes
 

@@ -73,11 +73,25 @@ def test_runs_from_before_runs_kept_their_documents_are_not_compared_on_them(ali
              documents=snapshot([Document(name="terms.txt", text="Notice: 90 days.", tokens=1100)]))
 
     assert before.documents is None
-    page = html(alice_client.get(reverse("dashboard")))
-    assert "documents:" not in page
+    page = " ".join(html(alice_client.get(reverse("dashboard"))).split())
     assert "prices and documents" not in page
-    assert (f"Same device, versions and prices as run {before.pk}. Whether the documents changed is not known: "
-            f"run {before.pk} is older than runs keeping a list of their documents.") in " ".join(page.split())
+    assert (f"<li>documents: not known, run {before.pk} kept no list of its documents</li>"
+            in page)
+
+
+def test_the_unknown_documents_are_said_beside_other_changes_and_of_the_run_without_a_list(
+        alice_client, workload, probe, prices):
+    # A run finished by an older worker after the upgrade has no list, the one before it has one.
+    before = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC),
+                      documents=snapshot([Document(name="terms.txt", text="Notice: 90 days.", tokens=1100)]))
+    after = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC),
+                     versions={**VERSIONS, "torch": "2.14.0"})
+
+    page = " ".join(html(alice_client.get(reverse("dashboard"))).split())
+
+    assert before.documents is not None and after.documents is None
+    assert f"Also changed since run {before.pk}:" in page and "<li>torch: 2.13.0 → 2.14.0</li>" in page
+    assert f"<li>documents: not known, run {after.pk} kept no list of its documents</li>" in page
 
 
 def test_the_first_comparison_has_nothing_to_compare_with(alice_client, workload, probe, prices):
