@@ -93,6 +93,7 @@ def extract_upload(upload_pk: int) -> None:
 
 _NAME_TAKEN = "skipped: a document with this name is already in the workload"
 _NAME_REPEATED = "skipped: an earlier file of this upload has this name"
+_NEWER_TEXT = "skipped: the document of this name already has a newer text, from an upload sent after this one"
 _REPLACED = "; replaced the document of this name"
 
 
@@ -109,7 +110,7 @@ def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
                     reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
-    room = _Room(workload, upload.replace_same_names)
+    room = _Room(upload)
     documents, items = [], []
     for done, upload_file in enumerate(upload.files.all(), start=1):
         for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
@@ -140,7 +141,7 @@ def _admit(upload: Upload, documents: list[Document | None], items: list[UploadI
 
     Called under the workload's lock: another upload may have been saved since _extract looked.
     """
-    room = _Room(upload.workload, upload.replace_same_names)
+    room = _Room(upload)
     replacing = set()
     for index, (document, item) in enumerate(zip(documents, items, strict=True)):
         if document is None:
@@ -171,20 +172,25 @@ class _Room:
     """The names a workload's documents leave free, and the tokens its limit leaves, as an upload fills them.
 
     An upload that replaces documents of the same names may take a name the workload has: its document then counts
-    instead of the one it replaces."""
+    instead of the one it replaces, unless an upload sent after it (a higher id) gave that document its text: uploads
+    extract side by side, and the one finishing last must not put an older version back."""
 
-    def __init__(self, workload: Workload, replacing: bool):
-        self.existing = dict(workload.documents.values_list("name", "tokens"))
+    def __init__(self, upload: Upload):
+        documents = list(upload.workload.documents.values_list("name", "tokens", "origin__upload_id"))
+        self.existing = {name: tokens for name, tokens, _ in documents}
+        self.newer = {name for name, _, origin in documents if origin is not None and origin > upload.pk}
         self.left = settings.WORKLOAD_MAX_TOKENS - sum(self.existing.values())
-        self.replacing = replacing
+        self.replacing = upload.replace_same_names
         self.kept: set[str] = set()
 
     def name_refusal(self, name: str) -> str | None:
-        """Why a document of this name cannot be kept, or None: an earlier file of the upload took it, or the
-        workload has it and the upload does not replace."""
+        """Why a document of this name cannot be kept, or None: an earlier file of the upload took it, the workload
+        has it and the upload does not replace, or an upload sent later gave it its text."""
         if name in self.kept:
             return _NAME_REPEATED
-        return _NAME_TAKEN if name in self.existing and not self.replacing else None
+        if name in self.existing and not self.replacing:
+            return _NAME_TAKEN
+        return _NEWER_TEXT if name in self.newer else None
 
     def tokens_left(self, name: str) -> int:
         """How many tokens a document of this name may have."""

@@ -72,3 +72,17 @@ def test_one_upload_replaces_a_name_once(workload, alice):
     assert [(item.kept, item.detail.rsplit("; ", 1)[-1]) for item in upload.items.all()] == [
         (True, "replaced the document of this name"), (False, "skipped: an earlier file of this upload has this name")]
     assert Document.objects.get().text == NEW
+
+
+def test_an_upload_finishing_last_does_not_put_back_an_older_version(workload, alice):
+    _extract(workload, alice, {"terms.txt": OLD})
+    sent = [store_upload(workload, alice, [SimpleUploadedFile("terms.txt", text.encode())], replace_same_names=True)
+            for text in ("Version 2.\n", "Version 3.\n")]
+
+    for upload in reversed(sent):  # the later one is extracted first
+        tasks.extract_upload(upload.pk)
+
+    assert Document.objects.get().text == "Version 3.\n"
+    [item] = sent[0].items.all()
+    assert (item.kept, item.detail) == (
+        False, "skipped: the document of this name already has a newer text, from an upload sent after this one")
