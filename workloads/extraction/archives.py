@@ -13,7 +13,7 @@ import zipfile
 
 from pathspec import GitIgnoreSpec
 
-from .datatypes import Extracted, Limits, Skip, human_size, skipped, too_large, visible
+from .datatypes import HIDDEN_CHARACTERS, Extracted, Limits, Skip, human_size, skipped, too_large, visible
 from .documents import extension, read_document
 
 NESTED_ARCHIVE_EXTENSIONS = frozenset({".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".jar", ".whl"})
@@ -95,7 +95,7 @@ class _MemberReader:
 
     def read(self, info: zipfile.ZipInfo, path: str | None) -> Extracted:
         entry = self._read(info, path)
-        if visible(info.filename) != info.filename:  # say why the name differs from the one in the archive
+        if HIDDEN_CHARACTERS.search(info.filename):  # say why the name differs from the one in the archive
             return dataclasses.replace(entry, detail=f"{entry.detail} (control characters removed from its name)")
         return entry
 

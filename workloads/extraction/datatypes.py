@@ -1,6 +1,7 @@
 """What the caller passes in (limits) and gets back (one result per document)."""
 
 import re
+import unicodedata
 from dataclasses import dataclass, fields
 
 # Document.name's max_length in the database (a test checks they agree). A ZIP member path may be 65,535 bytes
@@ -81,5 +82,6 @@ HIDDEN_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 
 
 def visible(name: str) -> str:
-    """name without the characters that could hide or fake what it says (dropped, not replaced)."""
-    return HIDDEN_CHARACTERS.sub("", name)
+    """name without the characters that could hide or fake what it says (dropped, not replaced), in NFC: macOS
+    writes "ü" as "u" and a combining diaeresis, which looks the same and must name the same document."""
+    return HIDDEN_CHARACTERS.sub("", unicodedata.normalize("NFC", name))

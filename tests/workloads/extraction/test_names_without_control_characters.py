@@ -52,3 +52,14 @@ def test_it_drops_them_from_an_uploaded_files_own_name():
     [entry] = extract_file("report\u202efdp.exe\u2069.txt\x85", b"hello", LIMITS)
 
     assert entry.name == "reportfdp.exe.txt"
+
+
+def test_names_are_stored_in_one_unicode_form_so_a_mac_zip_names_the_same_document():
+    # macOS Finder stores "ü" as "u" and a combining diaeresis; typed or from Windows, it is one character.
+    decomposed = "Vertrag Mu\u0308ller.txt"
+
+    [member] = extract_file("mac.zip", make_zip({decomposed: "Notice: 90 days."}), LIMITS)
+    [upload] = extract_file(decomposed, b"Notice: 90 days.", LIMITS)
+
+    assert member.name == "mac.zip/Vertrag M\u00fcller.txt" and upload.name == "Vertrag M\u00fcller.txt"
+    assert member.detail == upload.detail == "text"  # nothing was removed from the name
