@@ -94,7 +94,6 @@ def extract_upload(upload_pk: int) -> None:
 _NAME_TAKEN = "skipped: a document with this name is already in the workload"
 _NAME_REPEATED = "skipped: an earlier file of this upload has this name"
 _NEWER_TEXT = "skipped: the document of this name already has a newer text, from an upload sent after this one"
-_REPLACED = "; replaced the document of this name"
 
 
 def _extract(upload: Upload) -> tuple[list[Document | None], list[UploadItem]]:
@@ -150,7 +149,7 @@ def _admit(upload: Upload, documents: list[Document | None], items: list[UploadI
         if refusal is None and document.tokens <= room.tokens_left(document.name):
             if room.keep(document.name, document.tokens):
                 replacing.add(document.name)
-                item.detail = item.detail[:500 - len(_REPLACED)] + _REPLACED
+                item.detail = item.detail[:500 - len(UploadItem.REPLACED_NOTE)] + UploadItem.REPLACED_NOTE
             continue
         reason = refusal or _over_the_limit(f"{document.tokens:,}")
         item.kept, item.detail, item.tokens, documents[index] = False, reason, 0, None

@@ -47,6 +47,9 @@ class UploadFile(models.Model):
 class UploadItem(models.Model):
     """What extraction did with one file or archive member: kept (as which Document) or skipped, and why."""
 
+    # Ends the detail of a kept file whose document took the place of the workload's document of its name.
+    REPLACED_NOTE = "; replaced the document of this name"
+
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="items")
     name = models.CharField(max_length=1000)
     kept = models.BooleanField()

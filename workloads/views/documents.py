@@ -25,11 +25,15 @@ def document_detail(request: HttpRequest, pk: int, document_pk: int) -> HttpResp
     documents = workload.documents.defer("text").annotate(shown=Substr("text", 1, SHOWN_CHARACTERS),
                                                           characters=Length("text"))
     document = get_object_or_404(documents, pk=document_pk)
+    reading = UploadItem.objects.filter(document=document).select_related("upload").order_by("-pk").first()
     return render(request, "workloads/document_detail.html", {
         "workload": workload,
         "document": document,
         "cut": document.characters > SHOWN_CHARACTERS,
-        "reading": UploadItem.objects.filter(document=document).select_related("upload").order_by("-pk").first(),
+        "reading": reading,
+        # The upload page's note, said here as what that upload did to this document.
+        "read_as": reading and reading.detail.removesuffix(UploadItem.REPLACED_NOTE),
+        "replacing": reading and reading.detail.endswith(UploadItem.REPLACED_NOTE),
     })
 
 

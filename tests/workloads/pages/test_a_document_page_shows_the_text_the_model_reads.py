@@ -28,6 +28,20 @@ def test_a_viewer_reads_the_text_and_how_it_was_read(client, vera, workload, ali
     assert reverse("document_delete", args=[workload.pk, document.pk]) not in page  # a viewer deletes nothing
 
 
+def test_a_replacing_upload_is_said_to_have_replaced_the_earlier_text(alice_client, workload, alice):
+    document = Document.objects.create(workload=workload, name="terms.txt", text="Notice: 90 days.\n", tokens=6,
+                                       lines=1, size_bytes=17)
+    upload = Upload.objects.create(workload=workload, created_by=alice, status=Upload.Status.DONE,
+                                   replace_same_names=True)
+    UploadItem.objects.create(upload=upload, name="terms.txt", kept=True, tokens=6, document=document,
+                              detail="text" + UploadItem.REPLACED_NOTE)
+
+    page = html(alice_client.get(reverse("document_detail", args=[workload.pk, document.pk])))
+
+    assert "Read as</dt><dd>text, from the" in page and "replaced the document of this name" not in page
+    assert ", which replaced the earlier text of this name</dd>" in page
+
+
 def test_the_workload_page_links_each_document_and_a_member_may_delete_it_from_its_page(client, bob, workload,
                                                                                       document):
     client.force_login(bob)
