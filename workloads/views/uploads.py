@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -43,8 +44,10 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
     except RequestDataTooBig:
         return _refused(request, workload, ["That request is too large: send fewer or smaller files."])
     try:
-        # A checkbox: browsers send it only when it is ticked.
-        upload = accept_upload(workload, request.user, files, "replace_same_names" in request.POST)
+        # A checkbox: browsers send "on" only when it is ticked. Read as a form's BooleanField reads it, so that a
+        # script's "false" or "0" means no here as it does in the API.
+        replace = forms.BooleanField(required=False).clean(request.POST.get("replace_same_names"))
+        upload = accept_upload(workload, request.user, files, replace)
     except ValidationError as exc:
         return _refused(request, workload, exc.messages)
     messages.success(request, f"Received {len(files)} file{'s' if len(files) != 1 else ''}: extracting the text now.")

@@ -69,6 +69,10 @@ def test_the_upload_form_can_replace_documents_of_the_same_names(alice_client, w
     alice_client.post(reverse("upload_create", args=[workload.pk]),
                       {"files": [SimpleUploadedFile("terms.txt", b"New terms.\n")]})
     assert not Upload.objects.latest("pk").replace_same_names  # unticked: the browser sends nothing
+    for no in ("false", "0", ""):  # a script's no means no, as in the API
+        alice_client.post(reverse("upload_create", args=[workload.pk]),
+                          {"files": [SimpleUploadedFile("terms.txt", b"New terms.\n")], "replace_same_names": no})
+        assert not Upload.objects.latest("pk").replace_same_names, no
 
 
 def test_an_older_upload_says_when_a_later_one_replaced_its_documents_text(alice_client, alice, workload):
