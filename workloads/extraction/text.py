@@ -91,9 +91,10 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
 def _mostly_printable(text: str) -> bool:
     """Whether text reads as text: a table of small 16-bit numbers has UTF-16's NUL pattern too, but decodes to
-    control characters (U+0001 for 1), which written text has next to none of."""
+    control characters (U+0001 for 1): a quarter of them for numbers up to 255. Text holds a few at most (a DOS
+    end-of-file mark, Word's vertical tab for a line break), which a short file can make several percent of."""
     controls = sum(unicodedata.category(c) == "Cc" and c not in "\t\n\r\f" for c in text)
-    return controls <= 0.01 * len(text)
+    return controls <= 0.1 * len(text)
 
 
 # Windows code pages by how often they are met, Western first; others rank after them, as charset-normalizer has.
@@ -101,6 +102,8 @@ _COMMON = ("cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1257", "cp1256",
 # Marks that stand at a word's edges ("«prix»,") or inside one ("e-mail", "12,50", "don't", "a/b", "10:30").
 _EDGE_PUNCTUATION = "\"'()[]{}<>«»‹›“”‘’„‚.,;:!?¿¡…–—*"
 _IN_WORD = set("-'’.,/:@&+%_#")
+_WORD_SEPARATORS = re.compile(r"[\s;|=]+")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _SCRIPTS = {"LATIN", "CYRILLIC", "GREEK", "ARABIC", "HEBREW", "THAI", "ARMENIAN", "GEORGIAN"}
 _WORD_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd"}  # letters, combining marks, digits: not "³"
 
@@ -111,22 +114,29 @@ def _commonness(match) -> int:
 
 
 def _implausible(text: str) -> int:
-    """How many words read as a wrong code page makes them: a symbol between two letters ("z³oty" for "złoty"; a
-    sign beside a digit or a slash is real: "12€/m²", "3½"), letters of two scripts ("Grﺉﻑe" for "Größe"), or a
-    Latin word made of accented letters only ("Öåíà" for "Цена")."""
+    """How many words read as a wrong code page makes them: a symbol inside a word, unless beside a digit or a
+    joining mark ("z³oty", "przyj¹³" for "złoty", "przyjął"; but "12€/m²", "3½", "m³/h" are real), or a run of
+    letters that mixes scripts ("Grﺉﻑe" for "Größe") or is Latin of accented letters only ("Öåíà" for "Цена").
+    Words are also cut at ";", "|" and "=", so that the cells of a CSV line count one by one ("Товар;Цена"), and
+    letters are judged run by run, so that "IT-отдел" is two runs of one script each."""
     count = 0
-    for word in text.split():
+    for word in _WORD_SEPARATORS.split(text):
         inner = word.strip(_EDGE_PUNCTUATION)
-        letters = [c for c in inner if c.isalpha()]
-        scripts = {unicodedata.name(c, "?").split()[0] for c in letters} & _SCRIPTS  # not "º" (MASCULINE ORDINAL)
-        if any(_is_symbol(c) and inner[i - 1].isalpha() and inner[i + 1].isalpha()
+        if any(_is_symbol(c) and not (_joins(inner[i - 1]) or _joins(inner[i + 1]))
                for i, c in enumerate(inner[1:-1], start=1)):
             count += 1
-        elif len(scripts) > 1:
-            count += 1
-        elif len(letters) > 1 and scripts == {"LATIN"} and all(not c.isascii() for c in letters):
+        elif any(_mojibake_letters(run) for run in _LETTER_RUNS.findall(inner)):
             count += 1
     return count
+
+
+def _joins(c: str) -> bool:
+    return c.isdecimal() or c in _IN_WORD  # not isdigit: "³" is a digit to it
+
+
+def _mojibake_letters(run: str) -> bool:
+    scripts = {unicodedata.name(c, "?").split()[0] for c in run} & _SCRIPTS  # not "º" (MASCULINE ORDINAL)
+    return len(scripts) > 1 or (len(run) > 1 and scripts == {"LATIN"} and not any(c.isascii() for c in run))
 
 
 def _is_symbol(c: str) -> bool:

@@ -19,3 +19,16 @@ def test_text_in_another_windows_code_page_reads_as_written(code_page):
     [entry] = extract_file("umowa.txt", TEXTS[code_page].encode(code_page), LIMITS)
 
     assert (entry.kept, entry.detail, entry.text) == (True, f"text ({code_page})", TEXTS[code_page])
+
+
+@pytest.mark.parametrize("code_page, text", [
+    ("cp1250", "Pracownik przyjął zamówienie i zaczął realizację.\n"),  # "przyj¹³" in cp1252: two signs in a row
+    ("cp1250", "Łączna wartość zamówienia wynosi 1 234,56 zł brutto.\n"),
+    ("cp1251", "Товар;Цена;Количество\nСтол;1200;2\nСтул;450;6\n"),  # a CSV line's ";" is no sign inside a word
+    ("cp1251", "Отдел;Сотрудники\nIT-отдел;5\nHR-отдел;3\n"),  # "IT-отдел" mixes scripts as written
+    ("cp1253", "Προϊόν;Τιμή;Ποσότητα\nΤραπέζι;120;2\nΚαρέκλα;45;6\n"),
+], ids=["pl-past-tense", "pl-capital", "ru-csv", "ru-compounds", "el-csv"])
+def test_short_texts_and_csv_lines_keep_their_code_page(code_page, text):
+    [entry] = extract_file("dane.csv", text.encode(code_page), LIMITS)
+
+    assert (entry.kept, entry.detail, entry.text) == (True, f"text ({code_page})", text)

@@ -59,6 +59,10 @@ def test_it_reads_utf16_without_a_byte_order_mark_and_still_skips_binary_files()
     for codec in ("utf-16-le", "utf-16-be"):
         [entry] = extract_file("export.txt", text.encode(codec), LIMITS)
         assert (entry.kept, entry.detail, entry.text) == (True, "text (UTF-16)", text)
+    # A control character or two, as text has them: DOS's end-of-file mark, Word's vertical tab.
+    for short in ("Hello world\r\n\x1a", "Line one\x0bline two"):
+        [entry] = extract_file("short.txt", short.encode("utf-16-le"), LIMITS)
+        assert (entry.kept, entry.detail) == (True, "text (UTF-16)")
 
     [binary] = extract_file("data.txt", bytes(range(256)) * 8, LIMITS)
     assert (binary.kept, binary.detail) == (False, "binary file")
