@@ -96,7 +96,20 @@ def _is_conversation(value) -> bool:
 
 
 def _is_empty_conversation(value) -> bool:
-    return isinstance(value, dict) and any(value.get(key) == [] for key in TRANSCRIPT_KEYS)
+    """A conversation with nothing said: its messages [] or null (its mapping {} in ChatGPT's export), beside
+    nothing but one-line metadata (an id, a title, a date). Anything more, say a "transcript" string beside empty
+    "messages", is content that skipping the conversation would lose, so the file is then kept as JSON."""
+    if not isinstance(value, dict):
+        return False
+    empty = [key for key in (*TRANSCRIPT_KEYS, "mapping") if key in value and value[key] in ([], {}, None)]
+    rest = {key: item for key, item in value.items() if key not in empty}
+    return (bool(empty) and not any(key in (*TRANSCRIPT_KEYS, *CONTENT_KEYS) for key in rest)
+            and all(_is_metadata(item) for item in rest.values()))
+
+
+def _is_metadata(value) -> bool:
+    return value is None or isinstance(value, bool | int | float) or (
+        isinstance(value, str) and len(value) <= 200 and "\n" not in value)
 
 
 def _is_chatgpt_conversation(value: dict) -> bool:

@@ -124,6 +124,20 @@ def test_a_conversation_without_messages_does_not_turn_the_file_into_plain_json(
     assert only_empty.detail == "JSON"  # no conversation to read: kept as the data it is
 
 
+def test_an_empty_conversation_with_other_content_keeps_the_file_as_json():
+    conversations = [
+        {"subject": "Refund", "messages": [{"role": "customer", "content": "Where is my refund?"}]},
+        {"subject": "Printer", "transcript": "Caller reports a printer jam on floor 3.", "messages": []},
+    ]
+    null_and_blank = [conversations[0], {"id": 7, "messages": None}, {"title": "Draft", "mapping": {}}]
+
+    [kept_whole] = extract_file("tickets.json", json.dumps(conversations).encode(), LIMITS)
+    [skipped_empty] = extract_file("tickets.json", json.dumps(null_and_blank).encode(), LIMITS)
+
+    assert kept_whole.detail == "JSON" and "printer jam on floor 3" in kept_whole.text
+    assert (skipped_empty.detail, skipped_empty.text) == ("JSON transcript, 1 message", "customer: Where is my refund?")
+
+
 def test_it_reads_a_json_list_of_conversations_under_a_title_line_each():
     conversations = [
         {"title": "Late\ndelivery", "messages": [{"role": "customer", "content": "Where is my bread?"}]},
