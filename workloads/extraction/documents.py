@@ -1,6 +1,7 @@
 """One document (a plain upload or one archive member) to one Extracted, choosing the reader by extension."""
 
 import posixpath
+import re
 
 from .datatypes import Extracted, Limits, Skip, kept, skipped, too_large
 from .isolation import read_in_child
@@ -29,6 +30,11 @@ def read_document(name: str, source_path: str | None, data: bytes, limits: Limit
     return kept(name, source_path, len(data), detail, text)
 
 
+# RTF's first group, after any byte order mark and blank space: "{\rtf1" (the version's digit tells it from a TeX
+# macro such as "{\rtfx}").
+_RTF_START = re.compile(rb"(?:\xef\xbb\xbf)?\s*\{\\rtf\d")
+
+
 def _read(name: str, data: bytes, limits: Limits) -> tuple[str, str]:
     if len(data) > limits.max_file_bytes:
         raise Skip(too_large(len(data), limits.max_file_bytes))
@@ -36,7 +42,7 @@ def _read(name: str, data: bytes, limits: Limits) -> tuple[str, str]:
     if suffix == ".pdf":
         return read_in_child("PDF", data, limits)
     # Text, but markup ("{\rtf1\ansi\deff0{\fonttbl..."), not what its reader sees; Word saves RTF as .doc too.
-    if suffix == ".rtf" or data[:64].lstrip().startswith(b"{\\rtf"):
+    if suffix == ".rtf" or _RTF_START.match(data[:1024]):
         raise Skip("RTF is not read: save it as DOCX or PDF and upload that")
     if suffix == ".docx":
         text, detail = read_in_child("DOCX", data, limits)

@@ -51,6 +51,9 @@ def test_an_rtf_document_is_skipped_with_what_to_do_not_kept_as_its_markup():
     [entry] = extract_file("contract.rtf", rtf, LIMITS)
     # Named .txt or .doc (Word saves RTF under .doc), it is still RTF: its content says so.
     [renamed] = extract_file("contract.txt", b"\r\n" + rtf, LIMITS)
+    [with_bom] = extract_file("contract.doc", b"\xef\xbb\xbf" + b" " * 100 + rtf, LIMITS)
+    [macro] = extract_file("notes.md", b"{\\rtfx} is my TeX macro for rich text.\n", LIMITS)
 
-    for refused in (entry, renamed):
+    assert macro.kept  # not RTF: "{\rtf" and a version number starts one
+    for refused in (entry, renamed, with_bom):
         assert (refused.kept, refused.detail) == (False, "RTF is not read: save it as DOCX or PDF and upload that")
