@@ -200,10 +200,8 @@ MAX_VALUE_WORDS = 6
 # A footnote's or endnote's mark as documents read ("per crate[1]."): not part of the answer, and scoring, which
 # folds it to "crate 1", would mark a right answer wrong.
 NOTE_MARK = re.compile(r"\[E?\d{1,4}\]")
-# What a document carries but a reader never sees: soft hyphens (hyphenation points), zero-width spaces and word
-# joiners (pasted from web pages), a stray BOM, bidi marks. An expected answer holding one shows as plain text but
-# cannot be typed, and the probe form and API refuse it: generated answers drop them.
-HIDDEN = re.compile("[\u00ad\u200b\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# The joiners that Persian, Arabic and Indic scripts write inside words: kept, unlike the other format characters.
+JOINERS = "\u200c\u200d"
 CAPITAL = "A-ZÀ-ÖØ-Þ"  # capital letters, Latin-1 accented ones included: re has no \p{Lu}
 VALUE_START = re.compile(rf"[\d$€£¥{CAPITAL}]")
 
@@ -262,9 +260,17 @@ def _first_unique(probes: Iterable[Probe], limit: int) -> list[Probe]:
 def _facts(doc: Document) -> Iterator[_Fact]:
     for match in FACT.finditer(doc.text):
         subject = " ".join(match["subject"].split())
-        value = NOTE_MARK.sub("", HIDDEN.sub("", match["value"])).rstrip()
+        value = _answer(match["value"])
         if _is_value(value) and not CLAUSE_WORDS.intersection(subject.split()):
             yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value)
+
+
+def _answer(value: str) -> str:
+    """An expected answer as a reader sees it and can type it: without note marks, without the format characters
+    a reader never sees (soft hyphens, zero-width spaces, bidi marks), and on one line with single spaces (a DOCX
+    tab is a space to a reader). The probe form and API refuse what this leaves out."""
+    visible = "".join(c for c in value if c in JOINERS or unicodedata.category(c) != "Cf")
+    return " ".join(NOTE_MARK.sub("", visible).split())
 
 
 def _is_value(value: str) -> bool:
@@ -359,8 +365,8 @@ def _facts_about(doc: Document, name: str, facts: list[_Fact]) -> Iterator[tuple
         re.VERBOSE,
     )
     for match in possessive.finditer(doc.text):
-        if _is_value(match["value"]):
-            yield " ".join(match["attribute"].split()), match["value"]
+        if _is_value(value := _answer(match["value"])):
+            yield " ".join(match["attribute"].split()), value
     suffix = f" of {name}"
     for fact in facts:
         if fact.document == doc.name and fact.subject.endswith(suffix):

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from workloads import document_sets, pricing, schedules
+from workloads import document_sets, pricing, rules, schedules
 from workloads.extraction import Limits, extract_file
 from workloads.extraction.token_floor import TokenFloor
 from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, UploadItem, Workload
@@ -213,7 +213,9 @@ def generate_probes(workload_pk: int) -> int:
     from engine.probes import generate_probes as generate
 
     documents = Document.objects.filter(workload_id=workload_pk)
-    generated = generate([EngineDocument(d.name, d.text) for d in documents])
+    # Only probes the probe form would save: one that it refuses could never be edited (an invisible character
+    # inside a word, an answer too long).
+    generated = [p for p in generate([EngineDocument(d.name, d.text) for d in documents]) if _editable(p)]
     have = set(Probe.objects.filter(workload_id=workload_pk).values_list("question", flat=True))
     new = [Probe(workload_id=workload_pk, question=p.question, answer=p.answer, kind=p.kind, source=p.source or "")
            for p in generated if p.question not in have]
@@ -221,6 +223,12 @@ def generate_probes(workload_pk: int) -> int:
     Workload.objects.filter(pk=workload_pk).update(probes_generated_at=timezone.now(), probes_found=len(generated),
                                                    probes_added=len(new))
     return len(new)
+
+
+def _editable(probe) -> bool:
+    return (len(probe.question) <= rules.QUESTION_MAX and len(probe.answer) <= rules.ANSWER_MAX
+            and rules.is_one_line(probe.answer)
+            and not rules.invisible_character(probe.question) and not rules.invisible_character(probe.answer))
 
 
 @shared_task(name="workloads.run_comparison")

@@ -246,6 +246,16 @@ def test_characters_no_reader_sees_are_not_part_of_the_answer():
         ("What is the account manager?", "Dana Reynolds"), ("What is the depot code?", "DX-40")]
 
 
+def test_multi_hop_answers_are_cleaned_too_and_tabs_read_as_spaces():
+    docs = [Document("crm.txt", "The account manager of Northwind is Dana Reyes. The fee is EUR\t500."),
+            Document("hr.txt", "Dana Reyes's employer is Glo\u00adbex Corp[2].")]
+
+    answers = {p.question: p.answer for p in generate_probes(docs)}
+
+    assert answers["What is the employer of the account manager of Northwind?"] == "Globex Corp"
+    assert answers["What is the fee?"] == "EUR 500"
+
+
 def test_it_finds_a_function_defined_in_one_file_and_called_in_another(tmp_path):
     # Ledger is imported but never called, so it makes no probe.
     billing = "def parse_invoice(text):\n    return text.split()\n\n\nclass Ledger:\n    pass\n"

@@ -38,3 +38,14 @@ def test_the_page_says_what_the_last_generation_found_and_added(alice_client, wo
     document.save()
     assert generate_probes(workload.pk) == 0
     assert "found no sentence of the shapes probes are made from" in html(alice_client.get(url))
+
+
+def test_a_generated_probe_the_probe_form_would_refuse_is_not_added(workload, document):
+    from workloads.tasks import generate_probes
+
+    # A zero-width non-joiner inside a Latin word: invisible, and the form refuses it, so the probe could not be edited.
+    document.text = "The delivery date is 14 Feb\u200cruary 2025. The notice period is 90 days."
+    document.save()
+
+    assert generate_probes(workload.pk) == 1
+    assert list(workload.probes.values_list("answer", flat=True)) == ["90 days"]
