@@ -126,9 +126,10 @@ class _Reader:
         # A paragraph whose mark and text were deleted (a tracked deletion) is gone once changes are accepted.
         label = "" if p.find(_DELETED_MARK) is not None and not text.strip() else self.lists.label(p)
         if label and text.strip():
-            # A page break opening the paragraph comes before its number, as Word draws it: "\n2. Prices".
-            body = text.lstrip("\n")
-            text = f"{text[:len(text) - len(body)]}{label} {body}"
+            # Breaks opening the paragraph go before its number, which stays with the text: "\n2. Prices", not
+            # "2. \nPrices"; blank space there would only pad the number.
+            body = text.lstrip()
+            text = "\n" * text[:len(text) - len(body)].count("\n") + f"{label} {body}"
         lines = [text]
         for box in boxes:
             lines.extend(self.blocks(box))

@@ -201,11 +201,12 @@ def test_list_numbers_are_drawn_as_word_draws_them():
 def test_a_page_break_opening_a_numbered_paragraph_comes_before_its_number():
     page_break = "<w:r><w:br w:type='page'/></w:r>"
     body = styled("Clause", "Definitions") + paragraph(
-        "<w:pPr><w:pStyle w:val='Clause'/></w:pPr>", page_break, run("Prices"))
+        "<w:pPr><w:pStyle w:val='Clause'/></w:pPr>", page_break, run("Prices")) + paragraph(
+        "<w:pPr><w:pStyle w:val='Clause'/></w:pPr>", run(" "), page_break, run(" Places"))
 
     entry = extract(body, numbering=CLAUSES, styles=CLAUSE_STYLES)
 
-    assert entry.text.split("\n") == ["1. Definitions", "", "2. Prices"]
+    assert entry.text.split("\n") == ["1. Definitions", "", "2. Prices", "", "3. Places"]
 
 
 def test_a_list_linked_to_a_list_style_is_numbered_by_the_styles_definition():
