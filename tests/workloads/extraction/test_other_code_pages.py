@@ -32,3 +32,15 @@ def test_short_texts_and_csv_lines_keep_their_code_page(code_page, text):
     [entry] = extract_file("dane.csv", text.encode(code_page), LIMITS)
 
     assert (entry.kept, entry.detail, entry.text) == (True, f"text ({code_page})", text)
+
+
+def test_a_table_that_charset_normalizer_refuses_reads_in_its_common_code_page():
+    # Tab-separated Russian words and numbers: too "chaotic" for charset-normalizer, which finds no encoding at all.
+    goods = ["Стул", "Табурет", "Вешалка", "Кровать", "Ковёр", "Зеркало", "Шкаф", "Полка", "Люстра"]
+    cities = ["Пермь", "Сочи", "Тверь", "Уфа", "Москва", "Тула", "Самара", "Курск"]
+    rows = [f"{goods[i % 9]}\t{i * 7919 % 9000 + 100}\t{i * 31 % 50 + 1}\t{cities[i * 5 % 8]}" for i in range(60)]
+    table = "\n".join(["Товар\tЦена\tКоличество\tСклад", *rows]) + "\n"
+
+    [entry] = extract_file("sklad.tsv", table.encode("cp1251"), LIMITS)
+
+    assert (entry.kept, entry.detail, entry.text) == (True, "text (cp1251)", table)
