@@ -40,6 +40,9 @@ def read_zip(archive_name: str, data: bytes, limits: Limits) -> list[Extracted]:
             return [skipped(archive_name, None, len(data), str(skip))]
 
 
+_SUPERSEDED = "an older copy: the archive lists this path again later, and ZIP tools read that copy"
+
+
 def _read_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -> list[Extracted]:
     members = [(info, _safe_path(info.filename)) for info in archive.infolist() if not _is_directory(info)]
     if not members:
@@ -53,7 +56,11 @@ def _read_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -
     reader.load_gitignores(members)
     entries: list[Extracted | _Group] = []
     groups: dict[str, _Group] = {}
-    for info, path in members:
+    last = {path: index for index, (_, path) in enumerate(members) if path}
+    for index, (info, path) in enumerate(members):
+        if path and last[path] != index:  # an archive updated in place lists a path again; the last copy counts
+            entries.append(skipped(f"{archive_name}/{path}", path, info.file_size, _SUPERSEDED))
+            continue
         hidden = _hidden_directory(path, reader.ignores) if path else None
         if hidden is None:
             entries.append(reader.read(info, path))

@@ -41,15 +41,17 @@ def _within_name_limit(entry: Extracted) -> Extracted:
 
 
 def _unique_names(entries: list[Extracted]) -> list[Extracted]:
-    # A ZIP may list the same path twice, and shortened names may meet; names must stay unique for the caller.
+    # A ZIP's older copy of a path is listed beside the copy kept, and shortened names may meet; names must stay
+    # unique for the caller. Kept entries claim their names first, so that a skipped one is the one renamed.
     seen: set[str] = set()
-    unique = []
-    for entry in entries:
+    unique = list(entries)
+    for index in sorted(range(len(entries)), key=lambda i: not entries[i].kept):
+        entry = entries[index]
         name, copy = entry.name, 1
         while name in seen:
             copy += 1
             suffix = f" ({copy})"
             name = shorten(entry.name, MAX_NAME_LENGTH - len(suffix)) + suffix
         seen.add(name)
-        unique.append(entry if name == entry.name else dataclasses.replace(entry, name=name))
+        unique[index] = entry if name == entry.name else dataclasses.replace(entry, name=name)
     return unique

@@ -70,9 +70,10 @@ def test_a_repeated_name_at_the_limit_stays_within_it_and_unique():
 
     entries = extract_file("docs.zip", _zip_listing_twice(path, "one\n", "two\n"), LIMITS)
 
-    assert [(e.kept, e.text) for e in entries] == [(True, "one\n"), (True, "two\n")]
+    # The older copy is skipped (the archive's last copy counts) and renamed; the kept one keeps the name.
+    assert [(e.kept, e.text) for e in entries] == [(False, None), (True, "two\n")]
     assert [len(e.name) for e in entries] == [MAX_NAME_LENGTH, MAX_NAME_LENGTH] and len(by_name(entries)) == 2
-    assert entries[1].name.endswith(".txt (2)")
+    assert entries[0].name.endswith(".txt (2)") and entries[1].name.endswith(".txt")
 
 
 def test_a_plain_upload_with_a_long_name_is_skipped():

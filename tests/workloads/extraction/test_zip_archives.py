@@ -84,7 +84,8 @@ def test_it_reads_stored_members_and_decodes_each_member_on_its_own():
     assert [(e.detail, e.text) for e in entries] == [("text (UTF-16)", "Köln"), ("text", "plain")]
 
 
-def test_it_keeps_names_unique_when_a_zip_lists_a_path_twice():
+def test_a_zip_listing_a_path_twice_keeps_the_last_copy_as_zip_tools_do():
+    # `zip -u` and zipfile's append add a new copy and leave the old one listed: unzip and zipfile read the last.
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # zipfile warns about the duplicate it is asked to write
@@ -93,7 +94,8 @@ def test_it_keeps_names_unique_when_a_zip_lists_a_path_twice():
 
     entries = extract_file("dup.zip", buffer.getvalue(), LIMITS)
 
-    assert [(e.name, e.source_path, e.text) for e in entries] == [
-        ("dup.zip/notes.txt", "notes.txt", "first"),
-        ("dup.zip/notes.txt (2)", "notes.txt", "second"),
+    assert [(e.name, e.source_path, e.kept, e.text) for e in entries] == [
+        ("dup.zip/notes.txt (2)", "notes.txt", False, None),
+        ("dup.zip/notes.txt", "notes.txt", True, "second"),
     ]
+    assert entries[0].detail == "an older copy: the archive lists this path again later, and ZIP tools read that copy"
