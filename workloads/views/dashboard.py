@@ -10,11 +10,11 @@ from django.db.models import Count, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.views.decorators.http import require_safe
 
 from workloads import access, document_sets, schedules
 from workloads.changes import accuracy_points, percent_change
 from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
+from workloads.views.methods import read_only
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
 
 
 @login_required
-@require_safe
+@read_only
 def dashboard(request: HttpRequest) -> HttpResponse:
     organisation = access.organisation_of(request.user)
     now = timezone.now()

@@ -7,17 +7,18 @@ from django.contrib.auth.decorators import login_required
 from django.db.models.functions import Length, Substr
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from workloads import access, exports
 from workloads.models import Role, UploadItem
+from workloads.views.methods import read_only
 
 # A page shows this much of the text; a million-token workload's document can hold megabytes.
 SHOWN_CHARACTERS = 100_000
 
 
 @login_required
-@require_safe
+@read_only
 def document_detail(request: HttpRequest, pk: int, document_pk: int) -> HttpResponse:
     """What was read from the file (the text every strategy is given) and how it was read."""
     workload = access.workload_for(request.user, pk)
@@ -38,7 +39,7 @@ def document_detail(request: HttpRequest, pk: int, document_pk: int) -> HttpResp
 
 
 @login_required
-@require_safe
+@read_only
 def document_text(request: HttpRequest, pk: int, document_pk: int) -> HttpResponse:
     """The whole text as a UTF-8 file named after the document."""
     workload = access.workload_for(request.user, pk)

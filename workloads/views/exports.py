@@ -5,27 +5,27 @@ A workload's history as CSV is the runs CSV (views.runs.runs_csv), served at his
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_safe
 
 from workloads import access, exports
+from workloads.views.methods import read_only
 
 
 @login_required
-@require_safe
+@read_only
 def run_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     return exports.download(exports.run_csv(run), "text/csv", f"run-{run.pk}.csv")
 
 
 @login_required
-@require_safe
+@read_only
 def run_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     return exports.download(exports.run_json(run), "application/json", f"run-{run.pk}.json")
 
 
 @login_required
-@require_safe
+@read_only
 def workload_history_json(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     return exports.download(exports.history_json(workload), "application/json", f"workload-{workload.pk}-history.json")

@@ -5,13 +5,13 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
 from workloads import access, charts
+from workloads.views.methods import read_only
 
 
 @login_required
-@require_safe
+@read_only
 def planning(request: HttpRequest, pk: int) -> HttpResponse:
     # Imported on first use: workloads.planning reads the engine's ledger, which imports torch and
     # transformers (about 6 s here), and every other page, and manage.py, should not wait for that.

@@ -7,11 +7,12 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import ProtectedError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from workloads import access, pricing
 from workloads.forms import ApiPriceForm, GpuPriceForm
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Role
+from workloads.views.methods import read_only
 
 ERRORS_SHOWN = 10
 
@@ -29,7 +30,7 @@ def _page(request: HttpRequest, organisation, *, gpu_form=None, api_form=None, s
 
 
 @login_required
-@require_safe
+@read_only
 def price_book(request: HttpRequest) -> HttpResponse:
     return _page(request, access.organisation_of(request.user))
 

@@ -11,13 +11,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from workloads import access, charts, deletion, document_sets, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import decision, monthly
-from workloads.views.methods import form_page
+from workloads.views.methods import form_page, read_only
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     results = list(run.results.select_related("run").prefetch_related("answers"))
@@ -87,7 +87,7 @@ def _refirable_period(run: ComparisonRun) -> str | None:
 
 
 @login_required
-@require_safe
+@read_only
 @never_cache
 def run_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled every 2 s by static/js/status.js while the run page shows a progress bar."""
@@ -146,7 +146,7 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
     workload = access.workload_for(request.user, pk)

@@ -9,11 +9,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_POST
 
 from workloads import access
 from workloads.models import Role, Summary
 from workloads.summary import exports, mail
+from workloads.views.methods import read_only
 
 
 @login_required
@@ -49,7 +50,7 @@ def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
     summary = exports.newest_done(run)
@@ -59,7 +60,7 @@ def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 @never_cache
 def summary_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled by static/js/summary.js while the newest summary is queued or running."""

@@ -11,12 +11,11 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
 
 from workloads import access
 from workloads.models import Role, Upload
 from workloads.uploads import accept_upload
-from workloads.views.methods import form_page
+from workloads.views.methods import form_page, read_only
 
 
 def _upload_for(user, pk: int) -> Upload:
@@ -55,7 +54,7 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk)
     files = upload.files.defer("data")
@@ -68,7 +67,7 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 @never_cache
 def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled every 2 s by static/js/status.js while the upload page shows a progress bar."""

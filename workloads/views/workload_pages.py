@@ -9,12 +9,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_safe
 
 from workloads import access, charts, deletion
 from workloads.forms import ProbeForm, RunForm, WorkloadForm
 from workloads.models import Role
-from workloads.views.methods import form_page
+from workloads.views.methods import form_page, read_only
 
 RECENT_UPLOADS = 5
 
@@ -68,7 +67,7 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@read_only
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     documents = workload.documents.defer("text")

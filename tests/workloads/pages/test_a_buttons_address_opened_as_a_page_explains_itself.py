@@ -1,6 +1,7 @@
 """Opening the address a button posts to (a bookmarked or shared link) shows a page saying so, not a blank one.
 (The API's 405 stays JSON: tests/workloads/api/test_every_error_is_json.py.)"""
 
+from django.test import Client
 from django.urls import reverse
 
 from .conftest import html, make_run
@@ -36,6 +37,22 @@ def test_a_page_to_read_takes_no_form_and_answers_head(alice_client, workload, d
     assert head.status_code == 200 and head.content == b""
     document.refresh_from_db()
     assert document.text == "The notice period is 90 days."
+
+
+def test_with_csrf_checks_on_a_page_to_read_still_says_what_it_takes_and_a_form_still_needs_its_token(
+        alice, workload, document):
+    # As a browser or a script meets the server: the CSRF check runs before the view.
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+
+    read = browser.post(reverse("document_detail", args=[workload.pk, document.pk]), {"text": "changed"})
+    form = browser.post(reverse("workload_edit", args=[workload.pk]), {"name": "renamed"})
+
+    assert read.status_code == 405 and "This address takes GET, HEAD only, not POST." in html(read)
+    assert form.status_code == 403  # a form without its security token is refused, as before
+    document.refresh_from_db()
+    workload.refresh_from_db()
+    assert (document.text, workload.name) == ("The notice period is 90 days.", "Supplier contracts")
 
 
 def test_a_page_with_a_form_takes_get_and_post_only(alice_client, workload):
