@@ -93,8 +93,13 @@ def _mostly_printable(text: str) -> bool:
     """Whether text reads as text: a table of small 16-bit numbers has UTF-16's NUL pattern too, but decodes to
     control characters (U+0001 for 1): a quarter of them for numbers up to 255. Text holds a few at most (a DOS
     end-of-file mark, Word's vertical tab for a line break), which a short file can make several percent of."""
+    return _control_share(text) <= 0.1
+
+
+def _control_share(text: str) -> float:
+    """The share of control characters in text, tabs, line and page breaks aside."""
     controls = sum(unicodedata.category(c) == "Cc" and c not in "\t\n\r\f" for c in text)
-    return controls <= 0.1 * len(text)
+    return controls / max(len(text), 1)
 
 
 # Windows code pages by how often they are met, Western first; others rank after them, as charset-normalizer has.
@@ -112,22 +117,23 @@ def _common_code_page(data: bytes) -> DecodedText:
     """The common Windows code page under which data reads most plausibly, where charset-normalizer found none:
     it refuses some real text outright (a tab-separated table of Russian words and numbers is too "chaotic" for
     it). Only a clean reading is taken, next to no control characters and at most one word in twenty marked as
-    a wrong code page's, so bytes that no encoding explains stay refused."""
+    a wrong code page's, so bytes that no encoding explains stay refused. The readings are judged on the start;
+    only the best is decoded whole (a file may be megabytes, and there are nine code pages)."""
     readings = []
     for rank, name in enumerate(_COMMON):
         try:
-            text = data.decode(name)
+            sample = data[:_SAMPLE_BYTES].decode(name)
         except UnicodeDecodeError:
             continue
-        sample = text[:_SAMPLE_BYTES]
         words = len(_WORD_SEPARATORS.split(sample.strip())) or 1
-        controls = sum(unicodedata.category(c) == "Cc" and c not in "\t\n\r\f" for c in sample)
-        if controls <= 0.01 * len(sample):
-            readings.append((_implausible(sample) / words, rank, name, text))
-    best = min(readings, default=None)
-    if best is None or best[0] > 0.05:
-        raise Skip("binary file or unknown text encoding")
-    return DecodedText(normalise(best[3]), best[2])
+        if _control_share(sample) <= 0.01 and (mojibake := _implausible(sample) / words) <= 0.05:
+            readings.append((mojibake, rank, name))
+    for _, _, name in sorted(readings):
+        try:
+            return DecodedText(normalise(data.decode(name)), name)
+        except UnicodeDecodeError:  # a byte past the start that this code page leaves undefined
+            continue
+    raise Skip("binary file or unknown text encoding")
 
 
 def _commonness(match) -> int:

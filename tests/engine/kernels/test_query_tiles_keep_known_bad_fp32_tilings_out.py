@@ -1,8 +1,8 @@
 """The tilings the autotuner may time for the prefill kernel leave out those a GPU found wrong.
 
 On an H200 with Triton 3.6 (benchmarks/gpu_config_sweep.py, 2026-12-04), fp32 tiles of
-64 rows over 8 warps gave a relative error of 0.87 or an illegal memory access, while
-the same tilings in bf16 were right. The autotuner times every config its pruning keeps
+64 rows over 8 warps with 16-key tiles gave a relative error of 0.87 or an illegal memory
+access, while the same tilings in bf16 were right. The autotuner times every config its pruning keeps
 and checks none, so a wrong one could win on speed: the pruning must drop them.
 """
 
