@@ -36,15 +36,8 @@ from engine.generate import check_length, encode_prompt, generate, top1_agreemen
 from engine.measure import device_name
 from engine.model.loader import LoadedModel
 from engine.probes import Probe, is_correct
+from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES
 
-FULL_MODES = {
-    "full_index_share": "index_share",
-    "full_naive_sparse": "naive_sparse",
-    "full_dense": "dense",
-    "full_sliding_window": "sliding_window",
-}
-STRATEGIES = (*FULL_MODES, "chunked")
-ANSWER_TOKENS = 24
 NONE = "NONE"
 
 Progress = Callable[[int, int, str], None]  # (calls done, calls planned, what is running)

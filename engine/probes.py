@@ -36,6 +36,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,6 +172,22 @@ def is_correct(output: str, expected: str) -> bool:
     # normalise leaves single spaces between words, so padding both sides with a space
     # turns "whole words" into a plain substring test.
     return bool(wanted) and f" {wanted} " in f" {normalise(output)} "
+
+
+def token_f1(output: str, expected: str) -> float:
+    """Token-level F1 of the output against the expected answer, as SQuAD and LongBench report it.
+
+    Both are normalised as for `is_correct` and split into words; F1 is the harmonic mean of the
+    shares of the output's and the answer's words they have in common (counted with multiplicity).
+    It gives partial credit where exact match gives none ("Dana" for "Dana Reyes": 0.67), and
+    penalises padding that exact match forgives.
+    """
+    said, wanted = normalise(output).split(), normalise(expected).split()
+    common = sum((Counter(said) & Counter(wanted)).values())
+    if not common:
+        return 0.0
+    precision, recall = common / len(said), common / len(wanted)
+    return 2 * precision * recall / (precision + recall)
 
 
 # --- generating ------------------------------------------------------------------------

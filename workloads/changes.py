@@ -12,17 +12,10 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
+from engine import strategies
 from workloads import periods
 from workloads.models import Alert, ComparisonRun, StrategyResult
 from workloads.templatetags.units import dollars, percent
-
-STRATEGY_NAMES = {
-    "full_index_share": "Full context with Index Share",
-    "full_naive_sparse": "Full context with naive sparse attention",
-    "full_dense": "Full context with dense attention",
-    "full_sliding_window": "Full context with a sliding window",
-    "chunked": "Chunked",
-}
 
 # Changes are stored rounded so that a rise of exactly the threshold (10% from $0.001 to $0.0011) is not
 # pushed past it by floating-point noise (10.000000000000009%).
@@ -30,7 +23,7 @@ _DECIMALS = 6
 
 
 def strategy_name(strategy: str) -> str:
-    return STRATEGY_NAMES.get(strategy, strategy)
+    return strategies.name(strategy)
 
 
 def percent_change(previous: float | None, current: float | None) -> float | None:

@@ -5,12 +5,12 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from engine.strategies import STRATEGIES  # the web's one list is the engine's
 from workloads.periods import period_of
 
 from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
 
-STRATEGIES = ("full_index_share", "full_naive_sparse", "full_dense", "full_sliding_window", "chunked")
 # A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
 # (workloads.schedules). A failed or cancelled run does not, so its period can be fired again.
 STANDING_STATUSES = ("queued", "running", "succeeded")
