@@ -64,9 +64,11 @@ class Decision:
     recommended: str | None
     sentence: str
     reasons: list[str]
+    compared_with: str | None = None  # the strategy the sentence sets the recommendation against
 
     def to_json(self) -> dict:
-        return {"recommended": self.recommended, "sentence": self.sentence, "reasons": self.reasons}
+        return {"recommended": self.recommended, "sentence": self.sentence, "reasons": self.reasons,
+                "compared_with": self.compared_with}
 
 
 def decide(options: Sequence[Option], view: View = View()) -> Decision:
@@ -93,12 +95,13 @@ def decide(options: Sequence[Option], view: View = View()) -> Decision:
     other = _counterpart(ran, chosen)
     sentence = f"Use {_name(chosen)}: {_figures(chosen, view)}."
     if other is not None:
-        same = other in tied
+        same = other.cost is not None and stats.same_within_measurement(_range(other), _range(chosen))
         cost = f"costs the same within measurement ({view.money(other.cost)})" if same else _costs(other, view)
         sentence += f" {_capital(_name(other))} {cost} and answers {_percent(other)}."
     reasons = [_gate_reason(ran, view), *_noise_reason(tied, priced), view_reason(view)]
     api = _api_reason(ran, chosen, other, view)
-    return Decision(chosen.strategy, sentence, [r for r in (*reasons, api, *refusals) if r])
+    return Decision(chosen.strategy, sentence, [r for r in (*reasons, api, *refusals) if r],
+                    other.strategy if other is not None else None)
 
 
 def _counterpart(ran: list[Option], chosen: Option) -> Option | None:
@@ -119,17 +122,22 @@ def _gate_reason(ran: list[Option], view: View) -> str:
         if g is None or o is best:
             continue
         if g.call == "gated":
-            notes.append(f"{_name(o)} is gated: {g.points_below:.0f} points below {_name(best)} "
-                         f"(McNemar p = {g.p_value:.2g}), so its savings do not count")
+            p = f" (McNemar p = {g.p_value:.2g})" if g.p_value is not None else ""
+            notes.append(f"{_name(o)} is gated: {g.points_below:.0f} points below {_name(best)}{p}, "
+                         "so its savings do not count")
         elif g.call == "cannot_tell":
             more = (f"about {g.probes_to_tell} probes in all would settle it" if g.probes_to_tell
                     else "many more probes would be needed to settle it")
             notes.append(f"{_name(o)} answers {g.points_below:.0f} points fewer than {_name(best)}, but "
-                         f"{o.n_probes} probes cannot tell that from chance (p = {g.p_value:.2g}): {more}")
+                         f"{o.n_probes} probes cannot tell that from chance{_p(g)}: {more}")
     if not notes:
         return (f"Quality gate: every strategy is within {view.gate_points:g} points of the most accurate, "
                 f"{_name(best)}.")
     return "Quality gate: " + "; ".join(notes) + "."
+
+
+def _p(g: stats.Gate) -> str:
+    return f" (McNemar p = {g.p_value:.2g})" if g.p_value is not None else ""
 
 
 def _noise_reason(tied: list[Option], priced: list[Option]) -> list[str]:

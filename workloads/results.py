@@ -14,17 +14,22 @@ def store_report(run: ComparisonRun, report: dict) -> None:
         if "refused" in r:
             StrategyResult.objects.create(run=run, strategy=name, mode=r["mode"], refused=r["refused"])
             continue
-        quality, flops = r["quality"], r["flops"]
+        quality, flops, rate = r["quality"], r["flops"], r.get("rate") or {}
+        low, high = quality.get("ci95") or (None, None)
         result = StrategyResult.objects.create(
             run=run, strategy=name, mode=r["mode"], tokens_in=r["tokens_in"], tokens_out=r["tokens_out"],
-            calls=r["calls"], seconds=r["seconds"], wall_seconds=r["wall_seconds"],
+            calls=r["calls"], seconds=r["seconds"], wall_seconds=r["wall_seconds"], seconds_cpu=r.get("seconds_cpu"),
+            rate_median=rate.get("median"), rate_min=rate.get("min"), rate_max=rate.get("max"),
             peak_memory_bytes=r["peak_memory_bytes"], flops_linear=flops["linear"],
             flops_attention=flops["attention"], flops_indexer=flops["indexer"], flops_total=flops["total"],
             bytes_total=r["bytes"]["total"], accuracy=quality["accuracy"], n_probes=quality["n_probes"],
+            accuracy_low=low, accuracy_high=high, f1=quality.get("f1"), mcnemar_p=quality.get("mcnemar_p"),
+            gate=quality.get("gate") or "", probes_to_tell=quality.get("probes_to_tell"),
             gated=quality["gated"], top1_agreement=quality["top1_agreement"], index_overlap=quality["index_overlap"],
         )
         ProbeAnswer.objects.bulk_create(
             ProbeAnswer(result=result, probe=probes.get((a["question"], a["expected"])), question=a["question"],
-                        expected=a["expected"], kind=a["kind"], output=a["output"], correct=a["correct"])
+                        expected=a["expected"], kind=a["kind"], output=a["output"], correct=a["correct"],
+                        f1=a.get("f1"))
             for a in r["probes"]
         )

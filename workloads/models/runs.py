@@ -137,8 +137,29 @@ class StrategyResult(models.Model):
     flops_indexer = models.FloatField(default=0)
     flops_total = models.FloatField(default=0)
     bytes_total = models.FloatField(default=0)
+    seconds_cpu = models.FloatField(null=True, blank=True,
+                                    help_text="on a CPU: computed seconds (process CPU time / threads), the priced time")
+    # Seconds per ledger TFLOP over the strategy's questions: the spread says how much the machine's load moved it.
+    rate_median = models.FloatField(null=True, blank=True)
+    rate_min = models.FloatField(null=True, blank=True)
+    rate_max = models.FloatField(null=True, blank=True)
     accuracy = models.FloatField(null=True, blank=True)
     n_probes = models.PositiveIntegerField(default=0)
+    # Accuracy's uncertainty (engine.stats): Wilson 95% interval, token F1, exact McNemar against the best.
+    accuracy_low = models.FloatField(null=True, blank=True)
+    accuracy_high = models.FloatField(null=True, blank=True)
+    f1 = models.FloatField(null=True, blank=True)
+    mcnemar_p = models.FloatField(null=True, blank=True)
+
+    class Gate(models.TextChoices):
+        GATED = "gated", "gated"
+        WITHIN = "within", "within the gate"
+        CANNOT_TELL = "cannot_tell", "cannot tell yet"
+        NONE = "none", "nothing to compare against"
+
+    gate = models.CharField(max_length=12, choices=Gate.choices, blank=True,
+                            help_text="blank for runs measured before the three-way gate")
+    probes_to_tell = models.PositiveIntegerField(null=True, blank=True)
     gated = models.BooleanField(default=False, help_text="more than the run's gate points below the best accuracy")
     top1_agreement = models.FloatField(null=True, blank=True)
     index_overlap = models.FloatField(null=True, blank=True)
@@ -172,6 +193,7 @@ class ProbeAnswer(models.Model):
     kind = models.CharField(max_length=20)
     output = models.TextField()
     correct = models.BooleanField()
+    f1 = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["pk"]
