@@ -11,9 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from engine.decision import Decision
 from workloads import access, document_sets, schedules
 from workloads.changes import accuracy_points, percent_change
 from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
+from workloads.summary.decision import recommendation
 from workloads.views.methods import read_only
 
 
@@ -48,6 +50,7 @@ class Summary:
     context: list[str]  # what else changed between the two: device, model, versions, prices
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
     failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
+    recommendation: Decision | None = None  # the latest comparison's, as its run page and PDF state it
 
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
@@ -83,7 +86,7 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
     context = _context_changes(compared, previous) if previous else []
     email = SummaryEmail.objects.filter(summary__run=compared).first()
     failed = email if email and email.status in (SummaryEmail.Status.FAILED, SummaryEmail.Status.PARTIAL) else None
-    return Summary(workload, latest, compared, previous, changes, context, refirable, failed)
+    return Summary(workload, latest, compared, previous, changes, context, refirable, failed, recommendation(compared))
 
 
 @login_required

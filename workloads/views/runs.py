@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from workloads import access, charts, deletion, document_sets, exports, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
-from workloads.summary.decision import decision, monthly
+from workloads.summary.decision import monthly, recommendation
 from workloads.views.methods import form_page, read_only
 
 
@@ -67,7 +67,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "workloads/run_detail.html", {
         "run": run, "workload": run.workload, "results": results, "ran": ran,
         "answer_rows": _answer_rows(results),
-        "decision": decision(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
+        "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
         "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,

@@ -3,11 +3,13 @@
 import datetime as dt
 
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import VERSIONS, html, make_run, standard_report
 from workloads.document_sets import snapshot
 from workloads.models import Document, GpuPrice, Workload
+from workloads.summary.decision import recommendation
 
 
 def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload, probe, prices, document):
@@ -25,11 +27,13 @@ def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload,
     before_link = f'<a href="{reverse("run_detail", args=[before.pk])}">run {before.pk}</a>'
     assert f"compared with {before_link} of 1 Mar 2026" in page
     # full_index_share: from 36 s to 27 s of CPU (-25%), from wrong to right (+100 points).
-    assert ('<th scope="row">full_index_share</th> <td>$0.00075</td> <td>$0.000188</td> <td>100%</td> '
+    assert ('<th scope="row">full_index_share</th> <td>$0.00075</td> <td>$0.000188</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
             "<td>-25.0%</td> <td>+100.0 points</td>") in page
-    assert ('<th scope="row">full_dense</th> <td>$0.002</td> <td>$0.0005</td> <td>100%</td> '
+    assert ('<th scope="row">full_dense</th> <td>$0.002</td> <td>$0.0005</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
             "<td>+0.0%</td> <td>+0.0 points</td>") in page
     assert "refused: longer than the model" in page
+    # The latest comparison's recommendation, in the words its run page uses.
+    assert f'<p class="sentence">{escape(recommendation(now).sentence)}</p>' in page
     assert "torch: 2.13.0 → 2.14.0" in page
     assert "1 document · 1,234 tokens" in page
     assert "Empty one" in page and "No finished comparison yet." in page

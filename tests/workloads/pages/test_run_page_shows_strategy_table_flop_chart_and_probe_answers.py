@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.summary.decision import decision, monthly
+from workloads.summary.decision import monthly, recommendation
 
 
 def _figure(page: str, name: str) -> dict:
@@ -22,10 +22,12 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
     page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
     assert "4 contracts of work · read 1 document, 1,234 tokens" in page
 
-    # The decision first, and what it means for a month of the 40 contracts the workload expects.
-    assert f"<p>{decision(run)}</p>" in page
-    assert monthly(run).startswith("At about 40 contracts a month, each asked this run's 1 question, full context "
-                                   "with Index Share would cost $0.01")
+    # The recommendation first, its reasons, and what it means for a month of the 40 contracts the workload expects.
+    chosen = recommendation(run)
+    assert f'<p class="sentence">{escape(chosen.sentence)}</p>' in page
+    assert all(f"<li>{escape(reason)}</li>" in page for reason in chosen.reasons)
+    assert monthly(run).startswith("At about 40 contracts a month, on your device: full context with Index Share $0.01 "
+                                   "and chunked $0.005 a month")
     assert escape(monthly(run)) in page
     assert "4 contracts of work" in page
 
@@ -71,7 +73,7 @@ def test_a_queued_run_shows_a_progress_bar_and_no_results(alice_client, workload
     assert f'data-status-url="{reverse("run_status", args=[run.pk])}"' in page
     assert '<progress id="progress-bar" max="12" value="3">' in page and "chunked: part 2" in page
     assert "js/status.js" in page and "Cancel the comparison" in page
-    assert "Re-price" not in page and "data-chart" not in page and "The decision" not in page
+    assert "Re-price" not in page and "data-chart" not in page and "The recommendation" not in page
 
 
 def test_a_failed_run_shows_its_error(alice_client, workload):
