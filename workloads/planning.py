@@ -75,10 +75,12 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
                      f"projection starts at: at their own length, {measured} answer the question.")
     device = _device_dollars(workload, run, flops, notes, on)
     api = _api_dollars(workload, calls, notes, on)
-    basis_costs = device or flops
-    affordable = [n for i, n in enumerate(LENGTHS) if basis_costs["full_index_share"][i] <= basis_costs["chunked"][i]]
-    up_to = max(affordable) if affordable else None
-    return Projection(LENGTHS, flops, device, api, up_to, _answer(workload, up_to, basis_costs, device is not None),
+    in_dollars = device is not None and {"full_index_share", "chunked"} <= device.keys()
+    basis_costs = device if in_dollars else flops
+    view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
+            else "device view, in ledger FLOPs (no device dollars)")
+    up_to = _up_to(basis_costs)
+    return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
                       notes)
 
 
@@ -107,27 +109,43 @@ def _flops(shape, cfg: AttentionConfig, plan: list[tuple[str, int, int]]) -> flo
 
 def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str],
                     on: dt.date) -> dict | None:
+    """Each strategy's FLOPs at its own measured seconds per FLOP: strategies differ in how fast the device runs
+    their work (short dense chunk calls against one long sparse call), so one rate for all would misprice them."""
     if run is None:
         notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
         return None
-    results = [r for r in run.results.all() if not r.refused and r.flops_total > 0]
-    seconds, measured = sum(r.seconds for r in results), sum(r.flops_total for r in results)
+    rates = measured_rates(run)
     try:
         gpu = pricing.gpu_price(workload.organisation, run.device, on)
     except pricing.PricingError as exc:
         notes.append(f"No device dollars: {exc}.")
         return None
-    if not measured:
+    if not rates:
         return None
     if not gpu.per_hour:  # every length would cost $0 in both strategies: there is nothing to compare
         notes.append(f"No device dollars: {gpu.device_class} is priced at $0/h (from {gpu.effective_from}, source: "
                      f"{gpu.source}), so device time is compared in ledger FLOPs.")
         return None
-    per_flop = seconds / measured
-    notes.append(f"Device speed measured in run {run.pk} on {run.device}: {measured / seconds:.3g} FLOP/s "
-                 f"over all strategies, priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
+    speeds = ", ".join(f"{s} {1 / rate:.3g} FLOP/s" for s, rate in rates.items())
+    notes.append(f"Device speed measured in run {run.pk} on {run.device}, each strategy at its own rate (the median "
+                 f"over its questions): {speeds}; priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
                  f"(from {gpu.effective_from}, source: {gpu.source}).")
-    return {s: [f * per_flop / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items()}
+    unmeasured = [s for s in flops if s not in rates]
+    if unmeasured:
+        notes.append(f"No device dollars for {', '.join(unmeasured)}: run {run.pk} did not measure "
+                     f"{'it' if len(unmeasured) == 1 else 'them'}.")
+    return {s: [f * rates[s] / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items() if s in rates}
+
+
+def measured_rates(run: ComparisonRun) -> dict[str, float]:
+    """Seconds per ledger FLOP for each strategy the run measured: the median over its questions where the run
+    kept it (robust to a burst of load on one question), else its total seconds over its total FLOPs."""
+    rates = {}
+    for r in run.results.all():
+        if r.refused or r.flops_total <= 0:
+            continue
+        rates[r.strategy] = r.rate_median / 1e12 if r.rate_median is not None else r.seconds / r.flops_total
+    return rates
 
 
 def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date) -> dict | None:
@@ -144,14 +162,36 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
             for s, plans in calls.items()}
 
 
-def _answer(workload: Workload, up_to: int | None, costs: dict, in_dollars: bool) -> str:
-    unit = "device dollars" if in_dollars else "ledger FLOPs"
-    ratios = [f / c for f, c in zip(costs["full_index_share"], costs["chunked"], strict=True)]
+def _api_name(workload: Workload) -> str:
+    return f"{workload.api_provider} {workload.target_model}"
+
+
+def _answer(up_to: int | None, costs: dict, view: str, api: dict | None, api_name: str | None) -> str:
+    """The headline in both views, each labelled: the device's (dollars at measured rates, or ledger FLOPs) and
+    the API's (tokens at its prices), which can disagree: an API bills tokens, whatever the attention."""
+    full, chunked = costs.get("full_index_share"), costs.get("chunked")
+    if full is None or chunked is None:
+        device = (f"{view[:1].upper()}{view[1:]}: no comparison of full context with Index Share against chunking, as the "
+                  "run measured only one of them.")
+    else:
+        device = f"{view[:1].upper()}{view[1:]}: {_crossing(up_to, full, chunked)}"
+    if api is None:
+        return device
+    return f"{device} API view ({api_name}): {_crossing(_up_to(api), api['full_index_share'], api['chunked'])}"
+
+
+def _up_to(costs: dict) -> int | None:
+    within = [n for i, n in enumerate(LENGTHS) if costs["full_index_share"][i] <= costs["chunked"][i]]
+    return max(within) if within else None
+
+
+def _crossing(up_to: int | None, full: list[float], chunked: list[float]) -> str:
+    ratios = [f / c if c else math.inf for f, c in zip(full, chunked, strict=True)]
     if up_to is None:
-        return (f"Full-context with Index Share costs more than chunking at every length from 32K to 1M tokens, in "
-                f"{unit}: {ratios[0]:.2g}× chunking at 32K.")
+        return (f"full context with Index Share costs more than chunking at every length from 32K to 1M tokens "
+                f"({ratios[0]:.2g}× chunking at 32K).")
     if up_to == LENGTHS[-1]:
-        return (f"Full-context with Index Share costs no more than chunking at every length from 32K to 1M tokens, in "
-                f"{unit}: {ratios[-1]:.2g}× chunking at 1M.")
-    return (f"Full-context with Index Share costs no more than chunking up to {up_to // 1024}K tokens of documents per "
-            f"question, in {unit}; past that, chunking is cheaper.")
+        return (f"full context with Index Share costs no more than chunking at every length from 32K to 1M tokens "
+                f"({ratios[-1]:.2g}× chunking at 1M).")
+    return (f"full context with Index Share costs no more than chunking up to {up_to // 1024}K tokens of documents "
+            "per question; past that, chunking is cheaper.")

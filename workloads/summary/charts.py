@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from workloads.charts import COLOURS, ZERO_DOLLARS_NOTE
+from workloads.summary.decision import inputs as decision_inputs
 from workloads.templatetags.units import dollars
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200
@@ -33,8 +34,32 @@ class Chart:
 
 
 def all_charts(content) -> list[Chart]:
+    """The appendix's charts; page one has `decision` alone."""
     return [unit_cost_this_and_last(content), accuracy_with_gate(content), cost_over_time(content),
             accuracy_over_time(content), projection(content.projection)]
+
+
+def decision(content) -> Chart:
+    """Page one's chart: what the recommendation weighs, each strategy's cost per unit of work against its accuracy,
+    with the Wilson 95% interval and the cost at the lowest and highest measured rate as error bars."""
+    options, view = decision_inputs(content.run)
+    points = [o for o in options if o.ran and o.cost is not None]
+    name, title = "decision", f"Cost per {view.unit} against accuracy, with their uncertainty"
+    if not points:
+        return Chart(name, title, None, "No strategy was measured, so there is nothing to chart.")
+    fig, ax = _figure(f"cost per {view.unit} ({view.basis.split(':')[0]})", "probes answered correctly")
+    for o in points:
+        low, high = o.interval
+        cost_low, cost_high = o.cost_range or (o.cost, o.cost)
+        ax.errorbar([o.cost], [o.accuracy * 100], yerr=[[(o.accuracy - low) * 100], [(high - o.accuracy) * 100]],
+                    xerr=[[o.cost - cost_low], [cost_high - o.cost]], fmt="o", capsize=3,
+                    color=COLOURS.get(o.strategy, "#444444"), label=o.strategy)
+    ax.set_ylim(0, 105)
+    ax.set_xlim(left=0)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: view.money(value)))
+    ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return Chart(name, title, _png(fig))
 
 
 def _figure(xlabel: str, ylabel: str) -> tuple[Figure, object]:

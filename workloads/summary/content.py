@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.decision import Decision
+
 from workloads import document_sets
 from workloads.changes import strategy_name
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.runs import STRATEGIES
 from workloads.summary import charts
-from workloads.summary.decision import decision, monthly
+from workloads.summary.decision import monthly, recommendation
 from workloads.templatetags.units import count_of, dollars
 
 
@@ -74,7 +76,7 @@ class Method:
 @dataclass
 class Content:
     run: ComparisonRun
-    decision: str
+    decision: Decision  # the one recommendation, as the run page states it
     monthly: str | None  # the decision in dollars a month at the expected volume, when priced
     unit: str
     strategies: list[StrategyRow]
@@ -89,7 +91,8 @@ class Content:
     settings: list[tuple[str, object]]
     methods: list[Method]
     projection: object  # workloads.planning.Projection
-    charts: list = field(default_factory=list)  # workloads.summary.charts.Chart, added by gather()
+    charts: list = field(default_factory=list)  # the appendix's workloads.summary.charts.Chart, added by gather()
+    decision_chart: object = None  # page one's chart, added by gather()
 
     @property
     def workload(self):
@@ -108,6 +111,12 @@ class Content:
         left = self.provenance + [blank] * (rows - len(self.provenance))
         right = self.settings + [blank] * (rows - len(self.settings))
         return [(*a, *b) for a, b in zip(left, right, strict=True)]
+
+    @property
+    def period_word(self) -> str:
+        """"quarter" or "month", as the run's own period label is one ("2027-Q1", "2027-01"): the changes' heading
+        must name the period the cover does, even after the workload's schedule changed."""
+        return "quarter" if "-Q" in self.run.period else "month"
 
     @property
     def ran(self) -> list[StrategyRow]:
@@ -138,7 +147,7 @@ def gather(run: ComparisonRun) -> Content:
                                       run__created_at__lte=run.created_at)
         .select_related("run").order_by("run__created_at", "run__pk", "pk"))
     content = Content(
-        run=run, decision=decision(run), monthly=monthly(run), unit=run.workload.unit,
+        run=run, decision=recommendation(run), monthly=monthly(run), unit=run.workload.unit,
         strategies=[StrategyRow(r.strategy, strategy_name(r.strategy), r, changes.get(r.strategy)) for r in results],
         previous_run=run.previous_run, previous_period=run.previous_run.period if run.previous_run else "",
         alerts=[alert.message for alert in run.alerts.all()],
@@ -150,6 +159,7 @@ def gather(run: ComparisonRun) -> Content:
         settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
     )
     content.charts = charts.all_charts(content)
+    content.decision_chart = charts.decision(content)
     return content
 
 

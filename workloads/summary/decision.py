@@ -17,14 +17,19 @@ from workloads.templatetags.units import count_of, dollars, seconds
 
 
 def recommendation(run: ComparisonRun) -> Decision:
+    return decide(*inputs(run))
+
+
+def inputs(run: ComparisonRun) -> tuple[list[Option], View]:
+    """The run's strategies as the decision weighs them, and the view their costs are in (for its chart too)."""
     results = list(run.results.all())
     by_dollars = _priced(results)
     units = run.units_of_work or 1
     unit = run.workload.unit if run.units_of_work else "run"
     best = max((r.accuracy or 0 for r in results if not r.refused), default=0.0)
     options = [_option(r, by_dollars, units, best) for r in results]
-    return decide(options, View(unit=unit, money=dollars if by_dollars else seconds, basis=_basis(run, by_dollars),
-                                gate_points=run.gate_points, api=_api(run)))
+    return options, View(unit=unit, money=dollars if by_dollars else seconds, basis=_basis(run, by_dollars),
+                         gate_points=run.gate_points, api=_api(run))
 
 
 def decision(run: ComparisonRun) -> str:

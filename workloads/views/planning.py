@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from workloads import access, charts
+from workloads.models import ComparisonRun
+from workloads.summary.decision import recommendation
 from workloads.views.methods import read_only
 
 
@@ -23,6 +25,8 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
     # One row per context length: each strategy's device dollars (None when not priced) and ledger FLOPs.
     rows = [(length, [(device[s][i] if s in device else None, values[i]) for s, values in projection.flops.items()])
             for i, length in enumerate(projection.lengths)]
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return render(request, "workloads/planning.html", {
         "workload": workload, "projection": projection, "chart": charts.planning(projection), "rows": rows,
+        "run": run, "decision": recommendation(run) if run else None,
     })

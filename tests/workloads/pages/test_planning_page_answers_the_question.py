@@ -5,6 +5,7 @@ import json
 import re
 
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html, make_run, standard_report
@@ -23,7 +24,10 @@ def test_planning_page_answers_the_question(alice_client, workload, probe, price
     page = html(alice_client.get(reverse("planning", args=[workload.pk])))
 
     assert "When does full context become affordable?" in page
-    assert f'<p class="answer" id="planning-answer">{projection.answer}</p>' in page
+    assert f'<p class="answer" id="planning-answer">{escape(projection.answer)}</p>' in page
+    # Each view is labelled, and the device view prices each strategy at its own measured rate.
+    assert projection.answer.startswith("Device view, in device dollars at each strategy's measured rate: ")
+    assert " API view (example-api SmolLM2-135M-Instruct): " in projection.answer
     assert 'data-chart="planning"' in page
     figure = _figure(page)
     names = [t["name"] for t in figure["data"]]

@@ -2,7 +2,7 @@
 
 from tests.workloads.summary.conftest import make_run, pdf_text, standard_report
 from tests.workloads.summary.test_the_pdf_answers_the_managers_question import _chart_images
-from workloads.summary.decision import decision
+from workloads.summary.decision import decision, recommendation
 from workloads.summary.render import render_summary
 
 
@@ -15,7 +15,9 @@ def test_the_pdf_says_there_is_no_price_and_no_earlier_period(workload, probe):
     text = pdf_text(pdf)
     assert pages >= 1
     assert decision(run) in text
-    assert "compare measured device seconds" in decision(run)
+    assert decision(run).startswith("Use full context with Index Share: 9 s per contract, ")  # seconds, not dollars
+    assert any(r.startswith("Device view: ") and "as the run has no dollar figures" in r
+               for r in recommendation(run).reasons)
     assert "There is no succeeded run from an earlier period to compare with" in text
     assert f"No price book entry was used: {run.pricing_error}" in text
     assert "No strategy in this run has a price, so there is no cost to chart." in text
@@ -23,8 +25,9 @@ def test_the_pdf_says_there_is_no_price_and_no_earlier_period(workload, probe):
     assert "No dollars to show: the chart shows the ledger's FLOPs instead." in text
     assert "$" not in text  # no missing price is shown as $0, nor any dollar figure made up
     assert "not priced" in text
-    # Accuracy per strategy, accuracy over time and the FLOPs projection are drawn; the two cost charts are not.
-    assert len(_chart_images(pdf)) == 3
+    # Page one's cost-against-accuracy chart (in seconds), accuracy per strategy, accuracy over time and the FLOPs
+    # projection are drawn; the two cost charts in dollars are not.
+    assert len(_chart_images(pdf)) == 4
 
 
 def test_a_gpu_priced_at_zero_still_gets_a_pdf(workload, probe, prices):
@@ -37,5 +40,6 @@ def test_a_gpu_priced_at_zero_still_gets_a_pdf(workload, probe, prices):
 
     text = pdf_text(pdf)
     assert pages >= 1 and decision(run) in text
-    assert "costs compare measured device seconds, as its device time is priced at $0" in decision(run)
+    assert any("as the run has no dollar figures (its device time is priced at $0)" in r
+               for r in recommendation(run).reasons)
     assert "so device time is compared in ledger FLOPs" in text

@@ -1,4 +1,5 @@
-"""The PDF has pages, the decision first, then costs, accuracy, charts, prices with sources, versions and methods."""
+"""The PDF's page one is the whole summary (the recommendation, a short table, one chart); the appendix follows with
+costs, accuracy, charts, prices with sources, versions and methods."""
 
 import io
 import subprocess
@@ -10,14 +11,14 @@ from PIL import Image
 from tests.workloads.summary.conftest import DEVICE, pdf_text
 from workloads.models import ComparisonRun
 from workloads.summary import charts
-from workloads.summary.decision import decision
+from workloads.summary.decision import recommendation
 from workloads.summary.render import render_summary
 
 METHOD_HEADINGS = ["How the numbers were measured", "The baseline: chunking", "Full context, dense",
                    "Full context, naive sparse", "Full context, sliding window", "Full context with Index Share",
                    "Cost", "Accuracy and the quality gate", "Changes since the previous period",
                    "Projection against context length"]
-CHART_TITLES = ["Device cost per contract: 2027-Q1 against the period before",
+CHART_TITLES = ["Cost per contract against accuracy, with their uncertainty", "Device cost per contract: 2027-Q1 against the period before",
                 "Accuracy per strategy, with the quality gate", "Device cost per contract over time",
                 "Accuracy over time", "Projected cost per question against context length"]
 
@@ -28,6 +29,14 @@ def _chart_images(pdf: bytes) -> list[tuple[int, int]]:
     try:
         return [image.get_px_size() for page in document
                 for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE])]
+    finally:
+        document.close()
+
+
+def _page_text(pdf: bytes, index: int) -> str:
+    document = pdfium.PdfDocument(io.BytesIO(pdf))
+    try:
+        return " ".join(document[index].get_textpage().get_text_range().split())
     finally:
         document.close()
 
@@ -45,12 +54,16 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     assert pdf.startswith(b"%PDF-")
     assert pages == len(pdfium.PdfDocument(io.BytesIO(pdf))) >= 2
     text = pdf_text(pdf)
-    # Plain language first: the title, then the decision sentence, before any table or chart.
-    sentence = decision(run)
-    assert sentence.startswith("Full context with Index Share costs 2.0× chunking per contract")
-    assert text.index("Supplier contracts: does full context pay off?") < text.index(sentence) < text.index("Figures")
-    assert ("At about 40 contracts a month, each asked this run's 1 question, full context with Index Share would "
-            "cost $0.35") in text
+    # Page one is the whole summary: the title, the recommendation and its reasons, a short table, one chart.
+    chosen = recommendation(run)
+    assert chosen.sentence.startswith("Use full context with Index Share: $0.00875 per contract, answers 100% (±40)")
+    page_one = _page_text(pdf, 0)
+    assert page_one.index("Supplier contracts: does full context pay off?") < page_one.index(chosen.sentence)
+    assert all(reason in page_one for reason in chosen.reasons)
+    assert "At about 40 contracts a month, on your device: full context with Index Share $0.35" in page_one
+    assert "Chunked $0.00438 $0.0000515 0% (0%–79.3%) of 1 quality-gated" in page_one
+    assert "Cost per contract against accuracy, with their uncertainty" in page_one
+    assert "Appendix" not in page_one and "Appendix" in _page_text(pdf, 1)
     # What changed since last quarter: the alert, and this quarter's cost against last quarter's.
     assert "Full context with Index Share costs 20% more than in 2026-Q4" in text
     assert "Cost in 2027-Q1 against 2026-Q4" in text
