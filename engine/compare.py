@@ -36,7 +36,7 @@ from engine.generate import check_length, encode_prompt, generate, top1_agreemen
 from engine.measure import device_name
 from engine.model.loader import LoadedModel
 from engine.probes import Probe, is_correct
-from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES
+from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES, check_chunk_tokens
 
 NONE = "NONE"
 
@@ -110,16 +110,6 @@ def check_strategies(names: Sequence[str]) -> list[str]:
             f"choose from {', '.join(STRATEGIES)}"
         )
     return list(dict.fromkeys(names))
-
-
-def check_chunk_tokens(chunk_tokens: int, max_positions: int) -> None:
-    # The chunk, the question and the answer share the model's positions.
-    room = max_positions - 256
-    if not 16 <= chunk_tokens <= room:
-        raise EngineError(
-            f"chunk size must be between 16 and {room} tokens: the model has {max_positions} positions, "
-            f"and the question and answer need room; got {chunk_tokens}"
-        )
 
 
 def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -> dict:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from transformers import LlamaConfig
-
 from engine.attention.config import AttentionConfig
 from engine.attention.plan import LayerPlan
-from engine.model.loader import native_window_layers
+from engine.model.metadata import ModelMetadata
 
 COMPONENTS = ("linear", "attention", "indexer")
 
@@ -82,16 +80,13 @@ class Costs:
         }
 
 
-def from_hf_config(config, name: str) -> ModelShape:
-    """Shape of a Llama/Qwen2/Mistral/Gemma3-style decoder from its transformers config."""
-    c = config.get_text_config()
-    d, layers = c.hidden_size, c.num_hidden_layers
-    heads, kv_heads = c.num_attention_heads, c.num_key_value_heads
-    head_dim = getattr(c, "head_dim", None) or d // heads
-    per_layer = 2 * d * (heads + 2 * kv_heads) * head_dim + 2 * heads * head_dim * d + 3 * 2 * d * c.intermediate_size
-    lm_head = 2 * d * c.vocab_size
-    native = native_window_layers(config)
-    params = layers * per_layer // 2 + c.vocab_size * d
+def from_metadata(m: ModelMetadata, name: str) -> ModelShape:
+    """Shape of a Llama/Qwen2/Mistral/Gemma3-style decoder from its dimensions (engine.model.metadata)."""
+    d, layers, heads, kv_heads, head_dim = m.hidden_size, m.num_layers, m.num_heads, m.num_kv_heads, m.head_dim
+    per_layer = 2 * d * (heads + 2 * kv_heads) * head_dim + 2 * heads * head_dim * d + 3 * 2 * d * m.intermediate_size
+    lm_head = 2 * d * m.vocab_size
+    native = m.native_window_layers()
+    params = layers * per_layer // 2 + m.vocab_size * d
     return ModelShape(
         name=name,
         n_layers=layers,
@@ -103,11 +98,16 @@ def from_hf_config(config, name: str) -> ModelShape:
         kv_dim=2 * head_dim,
         linear_flops_per_token=layers * per_layer + lm_head,
         weight_bytes=params * 2,
-        vocab=c.vocab_size,
-        max_positions=c.max_position_embeddings,
-        native_window=(getattr(c, "sliding_window", None) or 0) if native else 0,
+        vocab=m.vocab_size,
+        max_positions=m.max_positions,
+        native_window=m.sliding_window if native else 0,
         native_layers=native,
     )
+
+
+def from_hf_config(config, name: str) -> ModelShape:
+    """Shape of a loaded model, from its transformers config."""
+    return from_metadata(ModelMetadata.from_transformers(config), name)
 
 
 # Published figures, not measured here:
@@ -136,11 +136,9 @@ GLM52_LIKE = ModelShape(
 )
 
 # The smollm2 preset needs no weights: the default model's config, as converted.
-SMOLLM2_135M = from_hf_config(
-    LlamaConfig(
-        hidden_size=576, intermediate_size=1536, num_hidden_layers=30, num_attention_heads=9,
-        num_key_value_heads=3, head_dim=64, vocab_size=49152, max_position_embeddings=8192,
-    ),
+SMOLLM2_135M = from_metadata(
+    ModelMetadata(model_type="llama", hidden_size=576, intermediate_size=1536, num_layers=30, num_heads=9,
+                  num_kv_heads=3, head_dim=64, vocab_size=49152, max_positions=8192),
     name="smollm2-135m",
 )
 

@@ -7,6 +7,8 @@ so that the web process, the PDF and the engine share one list.
 
 from __future__ import annotations
 
+from engine.errors import EngineError
+
 FULL_MODES = {
     "full_index_share": "index_share",
     "full_naive_sparse": "naive_sparse",
@@ -29,3 +31,13 @@ ANSWER_TOKENS = 24
 def name(strategy: str) -> str:
     """The strategy's name for people ("Chunked"); an unknown identifier as it is."""
     return NAMES.get(strategy, strategy)
+
+
+def check_chunk_tokens(chunk_tokens: int, max_positions: int) -> None:
+    # The chunk, the question and the answer share the model's positions.
+    room = max_positions - 256
+    if not 16 <= chunk_tokens <= room:
+        raise EngineError(
+            f"chunk size must be between 16 and {room} tokens: the model has {max_positions} positions, "
+            f"and the question and answer need room; got {chunk_tokens}"
+        )

@@ -33,17 +33,16 @@ def check_models(app_configs, **kwargs):
 
     if not settings.COSTPLANNER_MODELS:
         return [Error("COSTPLANNER_MODELS is empty: no model for workloads to target", id="costplanner.E003")]
-    # The engine's default model (no path) is provisioned by `make`. Other paths are read, which
-    # imports transformers: only then, so that the worker's parent process stays free of torch.
+    # The engine's default model (no path) is provisioned by `make`. Other paths' headers are read (no torch).
     paths = {name: model_path(name) for name in settings.COSTPLANNER_MODELS if model_path(name)}
     if not paths:
         return []
-    from engine.model.loader import read_config
+    from engine.model.metadata import read_metadata
 
     warnings = []
     for name, path in paths.items():
         try:
-            read_config(path)
+            read_metadata(path)
         except EngineError as exc:
             warnings.append(Warning(f"model {name!r} cannot be read: {exc}", id="costplanner.W001",
                                     hint="workers with this model path will fail its runs"))

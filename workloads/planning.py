@@ -20,7 +20,7 @@ from django.db.models import Sum
 from engine import ledger
 from engine.attention import AttentionConfig
 from engine.strategies import ANSWER_TOKENS, FULL_MODES
-from engine.model.loader import read_config
+from engine.model.metadata import read_metadata
 from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.targets import model_path
@@ -59,7 +59,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
                           group_size=basis.group_size, indexer=basis.indexer)
-    shape = ledger.from_hf_config(read_config(model_path(workload.target_model)), workload.target_model)
+    shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
     flops = {s: [_flops(shape, cfg, plan) for plan in calls[s]] for s in STRATEGIES}
     notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "

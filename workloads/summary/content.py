@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.attention.config import AttentionConfig
 from engine.decision import Decision
+from engine.strategies import ANSWER_TOKENS
 
 from workloads import document_sets
 from workloads.changes import strategy_name
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.runs import STRATEGIES
+from workloads.planning import project
 from workloads.summary import charts
 from workloads.summary.decision import monthly, recommendation
 from workloads.templatetags.units import count_of, dollars
@@ -133,8 +136,6 @@ class Content:
 
 
 def gather(run: ComparisonRun) -> Content:
-    from workloads.planning import project  # reads the engine's ledger (imports torch): only where a PDF is made
-
     run = (ComparisonRun.objects.select_related("workload__organisation", "gpu_price", "api_price", "previous_run")
            .get(pk=run.pk))
     if run.status != ComparisonRun.Status.SUCCEEDED:
@@ -179,8 +180,6 @@ def _prices(run: ComparisonRun) -> list[PriceRow]:
 
 def _attention(run: ComparisonRun) -> dict:
     """The engine's attention settings as the run used them (the report has them all, the run's columns most)."""
-    from engine.attention.config import AttentionConfig
-
     reported = ((run.report or {}).get("settings") or {}).get("attention") or {}
     defaults = vars(AttentionConfig())
     return {name: getattr(run, name) if hasattr(run, name) else reported.get(name, default)
@@ -201,8 +200,6 @@ def _settings(run: ComparisonRun) -> list[tuple[str, object]]:
 
 
 def _methods(run: ComparisonRun) -> list[Method]:
-    from engine.compare import ANSWER_TOKENS
-
     a, unit = _attention(run), run.workload.unit
     n_probes = max((r.n_probes for r in run.results.all()), default=0)
     indexers = {

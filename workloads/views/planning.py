@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from workloads import access, charts
 from workloads.models import ComparisonRun
+from workloads.planning import project
 from workloads.summary.decision import recommendation
 from workloads.views.methods import read_only
 
@@ -15,10 +16,6 @@ from workloads.views.methods import read_only
 @login_required
 @read_only
 def planning(request: HttpRequest, pk: int) -> HttpResponse:
-    # Imported on first use: workloads.planning reads the engine's ledger, which imports torch and
-    # transformers (about 6 s here), and every other page, and manage.py, should not wait for that.
-    from workloads.planning import project
-
     workload = access.workload_for(request.user, pk)
     projection = project(workload)
     device = projection.device_dollars or {}
