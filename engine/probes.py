@@ -17,7 +17,8 @@ retrieval
 cross_reference
     A defined term (`"Term" means ...`, `shall mean`, `refers to`, `is defined as`,
     `has the meaning`, or `(the "Term")`; straight or curly quotes) defined in one
-    document and used, as whole words, in another; or a function or class (`def name(`,
+    document and used on its own (as whole words, not inside a longer capitalised term
+    such as "Combined Work") in another; or a function or class (`def name(`,
     `function name(`, `class Name`) defined in one file and called (`name(`) in another.
     Question: which document defines it; answer: that document's name.
 multi_hop
@@ -45,7 +46,7 @@ import re
 import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -231,19 +232,31 @@ DEFINING_WORDS = r"""(?: means | shall \s+ mean | (?: shall \s+ )? ha(?:s|ve) \s
 
 
 def _term_definition(term: str, *, loose: bool) -> re.Pattern:
-    """A definition of `term` (a regular expression; the quoted term is the group "term"): quoted, then defining
-    words (an aside such as ", below," may come between) or the parenthesis that closes `(the "Term")`.
+    """A definition of `term` (a regular expression): quoted, then defining words (an aside such as ", below," may
+    come between); or quoted in parentheses after a space, perhaps after a few words: `Acme Corp. ("Acme")`,
+    `(the "Term")`, `(also called "this License")`. The quoted term is the group "term" or "parenthesised".
+    The space before the parenthesis, and only words before the quote, leave out code's calls, arguments and
+    tuples: `f("Term")`, `default="UTC")`, `("member", "Member")`.
 
-    Loose also takes straight single quotes, a few words before the defining ones (`"Source code" for a work
-    means`), `"Term":` and `Term: means`: too common outside definitions (quoted code, JSON keys) to find terms
-    by, but worth heeding before naming another document as a term's only definer.
+    Loose also takes straight single quotes; "this", "the" or "a" inside the quotes (`"The Program" refers to`);
+    a few words before the defining ones (`"Source code" for a work means`); `referred to as "Term"`, `known as`,
+    `hereinafter`; `"Term":` and `Term: means`. Some of these are too common outside definitions (quoted code,
+    JSON keys) to find terms by, but all are worth heeding before naming another document as a term's only
+    definer.
     """
     opening, closing = ("\"“‘'", "\"”’'") if loose else ("\"“‘", "\"”’")
+    determiner = r"(?: (?i: this | the | an? ) \s+ )?" if loose else ""
+
+    def quoted(group: str) -> str:
+        return rf"[{opening}] \s* {determiner} (?P<{group}> {term} ) \s* [{closing}]"
+
     aside = r", [^,.;\n]{1,40} ," + (r" | (?: \s+ [\w-]+ ){1,4}" if loose else "")
-    endings = [rf"(?: \s* (?: {aside} ) )? \s+ {DEFINING_WORDS} \b", r"\s* \)"] + ([r"\s* :"] if loose else [])
-    pattern = rf"[{opening}] \s* (?P<term> {term} ) \s* [{closing}] (?: {' | '.join(endings)} )"
+    endings = rf"(?: \s* (?: {aside} ) )? \s+ {DEFINING_WORDS} \b" + (r" | \s* :" if loose else "")
+    pattern = rf"{quoted('term')} (?: {endings} ) | (?<!\S) \( [\w\s,]{{0,40}}? {quoted('parenthesised')} \s* \)"
     if loose:
-        pattern += rf" | (?<!\w) {term} \s* : \s* means \b"
+        naming = r"(?i: referred \s+ to \s+ as | known \s+ as | hereinafter )"
+        pattern += (rf" | (?<!\w) {term} \s* : \s* means \b"
+                    rf" | \b {naming} \s+ [{opening}] \s* {determiner} {term} \s* [{closing}]")
     return re.compile(pattern, re.VERBOSE)
 
 
@@ -253,6 +266,18 @@ CODE_DEFINITION = re.compile(
     r"""^ [ \t]* (?: async \s+ )?
         (?: (?: def | function ) \s+ (?P<function> [A-Za-z]\w* ) \s* \(
           | class \s+ (?P<class> [A-Za-z]\w* ) )""",
+    re.VERBOSE | re.MULTILINE,
+)
+
+# Code names defined in most languages: def, function, func, fn, class, struct, ...; `const name =`;
+# `name = lambda` or `name = function`. Wider than CODE_DEFINITION, to heed before naming a file as a name's only
+# definer.
+ANY_CODE_DEFINITION = re.compile(
+    r"""^ [ \t]* (?: (?: export | default | async | public | private | protected | static | pub ) \s+ )*
+         (?: (?: def | function | func | fn | fun | sub | class | struct | interface | enum | trait | type )
+             \s+ (?P<declared> \w+ )
+           | (?: const | let | var ) \s+ (?P<assigned> \w+ ) \s* = )
+       | (?<![\w.]) (?P<bound> \w+ ) [ \t]* = [ \t]* (?: function | lambda ) \b""",
     re.VERBOSE | re.MULTILINE,
 )
 
@@ -314,6 +339,8 @@ class _Corpus:
         names = {fact.value for fact in self.facts if NAME.fullmatch(fact.value)}
         self.about = {name: [*_possessives(docs, name), *(f for f in self.facts if f.subject.endswith(f" of {name}"))]
                       for name in sorted(names)}
+        self.code_names = {doc.name: {m["declared"] or m["assigned"] or m["bound"]
+                                      for m in ANY_CODE_DEFINITION.finditer(doc.text)} for doc in docs}
         self.stated: dict[str, set[str]] = {}
         for fact in [*self.facts, *(fact for facts in self.about.values() for fact in facts)]:
             self.stated.setdefault(fact.subject.lower(), set()).add(normalise(fact.value))
@@ -321,8 +348,7 @@ class _Corpus:
     def definers(self, name: str, code: bool) -> set[str]:
         """The documents that define `name` by any of the usual phrasings (a term) or definitions (code)."""
         if code:
-            pattern, needle = _code_definition(name), name
-            return {doc.name for doc in self.docs if needle in doc.text and pattern.search(doc.text)}
+            return {document for document, names in self.code_names.items() if name in names}
         # Any case: a document that defines "license" defines "License" too.
         words = r"\s+".join(map(re.escape, name.split()))
         pattern = _term_definition(rf"(?i: {words} )", loose=True)
@@ -425,12 +451,27 @@ def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:
 
 def _term_references(docs: list[Document]) -> Iterator[_Candidate]:
     for term, (definer, sentence) in _first_definitions(
-            (doc, " ".join(match["term"].split()), match) for doc in docs for match in DEFINED_TERM.finditer(doc.text)
-    ).items():
-        user = _first_other(docs, definer, rf"(?<!\w){re.escape(term)}(?!\w)")
+            (doc, " ".join((match["term"] or match["parenthesised"]).split()), match)
+            for doc in docs for match in DEFINED_TERM.finditer(doc.text)).items():
+        user = _first_other(docs, definer, _standalone_use(term))
         if user is not None:
             question = f'Which document defines the term "{term}" that {user} uses?'
             yield _candidate(question, definer, "cross_reference", ((definer, sentence),), defines=(term, False))
+
+
+# Words that may stand before a term used on its own: "the Work" uses "Work"; "Combined Work" does not.
+DETERMINERS = frozenset("The This That These Those A An Any Each Every No Such Our Your Its Their".split())
+
+
+def _standalone_use(term: str) -> Callable[[str], bool]:
+    """Whether a text uses `term` on its own, as whole words, not as part of a longer capitalised term: LGPL-3's
+    "Combined Work" does not use Apache-2.0's "Work"."""
+    words = r"\s+".join(map(re.escape, term.split()))
+    pattern = re.compile(rf"(?: (?P<before> [{CAPITAL}][\w-]* ) \s+ )? (?<!\w) {words} (?!\w) (?! \s+ [{CAPITAL}] )",
+                         re.VERBOSE)
+    # The plain search first: the regular expression, with no literal start, is slow on texts without the term.
+    first = term.split()[0]
+    return lambda text: first in text and any(m["before"] in (None, *DETERMINERS) for m in pattern.finditer(text))
 
 
 def _code_references(docs: list[Document]) -> Iterator[_Candidate]:
@@ -444,7 +485,9 @@ def _code_references(docs: list[Document]) -> Iterator[_Candidate]:
                 found.append((doc, name, match))
                 labels.setdefault(name, "function" if match["function"] else "class")
     for name, (definer, line) in _first_definitions(found).items():
-        caller = _first_other(docs, definer, rf"(?<!\w){re.escape(name)}\(")
+        call = re.compile(rf"(?<!\w){re.escape(name)}\(")
+        # The plain search first, as in _standalone_use.
+        caller = _first_other(docs, definer, lambda text: f"{name}(" in text and call.search(text) is not None)
         if caller is not None:
             question = f"In which file is the {labels[name]} {name}, which {caller} calls, defined?"
             yield _candidate(question, definer, "cross_reference", ((definer, line),), defines=(name, True))
@@ -460,23 +503,9 @@ def _first_definitions(found: Iterable[tuple[Document, str, re.Match]]) -> dict[
     return first
 
 
-def _code_definition(name: str) -> re.Pattern:
-    """`name` defined as code in most languages: def, function, func, fn, class, struct, ...; `const name =`;
-    `name = lambda` or `name = function`."""
-    name = re.escape(name)
-    return re.compile(
-        rf"""^ [ \t]* (?: (?: export | default | async | public | private | protected | static | pub ) \s+ )*
-             (?: (?: def | function | func | fn | fun | sub | class | struct | interface | enum | trait | type )
-                 \s+ {name} \b
-               | (?: const | let | var ) \s+ {name} \s* = )
-           | (?<![\w.]) {name} \s* = \s* (?: function | lambda ) \b""",
-        re.VERBOSE | re.MULTILINE,
-    )
-
-
-def _first_other(docs: list[Document], definer: str, pattern: str) -> str | None:
-    """The first document other than `definer` whose text matches `pattern`."""
-    return next((doc.name for doc in docs if doc.name != definer and re.search(pattern, doc.text)), None)
+def _first_other(docs: list[Document], definer: str, uses: Callable[[str], bool]) -> str | None:
+    """The first document other than `definer` whose text `uses` says uses the name."""
+    return next((doc.name for doc in docs if doc.name != definer and uses(doc.text)), None)
 
 
 def _multi_hops(corpus: _Corpus) -> Iterator[_Candidate]:

@@ -12,6 +12,9 @@ MPL = Document("MPL-2.0.txt", '1.5. "Covered Software" means Source Code Form to
 
 
 @pytest.mark.parametrize("definition", [
+    # LGPL-2.1's own words.
+    'This agreement applies to any software library (also called "this License").',
+    '"The License" refers to this Lesser General Public License.',
     '"License" refers to this Lesser General Public License, version 2.1.',
     'The "License", below, refers to this Lesser General Public License.',
     '"License" is defined as this Lesser General Public License.',
@@ -43,3 +46,14 @@ def test_it_does_not_name_another_file_for_a_function_the_calling_file_defines_i
                                    "let rows = parse(raw);\n")]
 
     assert generate_probes(docs) == []
+
+
+def test_a_term_used_only_inside_a_longer_term_is_not_asked_about():
+    # LGPL-3 writes "Combined Work", its own term, and never Apache-2.0's "Work" on its own.
+    docs = [Document("Apache-2.0.txt", '"Work" shall mean the work of authorship.\n'),
+            Document("LGPL-3.txt", 'A "Combined Work" is a work produced by combining.\n\nYou may convey a Combined '
+                                   "Work under terms of your choice.\n"),
+            Document("NOTICE.txt", "This product includes the Work of the Apache Software Foundation.\n")]
+
+    assert [(p.question, p.answer) for p in generate_probes(docs) if p.kind == "cross_reference"] == [
+        ('Which document defines the term "Work" that NOTICE.txt uses?', "Apache-2.0.txt")]
