@@ -17,6 +17,7 @@ from engine import bench as bench_command
 from engine import check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
 from engine.errors import EngineError
+from engine.probes import DEFAULT_LIMIT
 
 LEDGER_MODES = ("dense", "naive_sparse", "index_share")
 
@@ -161,7 +162,7 @@ def cmd_probes(args: argparse.Namespace) -> int:
     from engine.probes import generate_probes, save_probes
 
     out = _writable(args.out)
-    probes = generate_probes(read_documents(args.docs))
+    probes = generate_probes(read_documents(args.docs), args.limit)
     if not probes:
         raise EngineError("found no facts, defined terms or definitions to ask about in these documents")
     save_probes(probes, out)
@@ -230,6 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     probes = sub.add_parser("probes", help="generate checkable probes from documents")
     probes.add_argument("--docs", nargs="+", required=True)
     probes.add_argument("--out", required=True)
+    probes.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
+                        help=f"at most this many probes, spread over the documents and kinds (default {DEFAULT_LIMIT})")
     probes.set_defaults(func=cmd_probes)
 
     demo = sub.add_parser("demo", help="a real comparison of the attention modes on sample text")

@@ -13,20 +13,29 @@ retrieval
     lowercase words, optionally followed by an `of ...` phrase ("account manager of
     Northwind Logistics"). The value is at most six words and begins with a digit, a
     currency sign or a capital letter, so a predicate such as "is due within 30 days"
-    is not taken for a value. A subject stated twice with different values is skipped
-    as ambiguous. Question: "What is the <subject>?"; answer: the value.
+    is not taken for a value. Question: "What is the <subject>?"; answer: the value.
 cross_reference
-    A defined term (`"Term" means ...`, `"Term" shall mean ...` or `(the "Term")`)
-    defined in one document and used, as whole words, in another; or a function or
-    class (`def name(`, `function name(`, `class Name`) defined in one file and called
-    (`name(`) in another that does not define it. Question: which document defines it;
-    answer: that document's name. Names defined in two documents are skipped.
+    A defined term (`"Term" means ...`, `shall mean`, `refers to`, `is defined as`,
+    `has the meaning`, or `(the "Term")`; straight or curly quotes) defined in one
+    document and used on its own (as whole words, not inside a longer capitalised term
+    such as "Combined Work") in another; or a function or class (`def name(`,
+    `function name(`, `class Name`) defined in one file and called (`name(`) in another.
+    Question: which document defines it; answer: that document's name.
 multi_hop
     A retrieval fact in document A whose value is a capitalised name ("The account
     manager of Northwind Logistics is Dana Reyes.") and, in another document B, a fact
     about that name: `<Name>'s <attribute> is <value>.` or `The <attribute> of <Name>
     is <value>.` Question: "What is the <attribute> of the <subject of A>?"; answer:
     the value from B; source "A + B".
+
+Every generated probe is then checked against all the documents (`_holds`): its
+passage (the sentences its answer comes from) stands in its source and holds the
+answer; no document states a different value for what it asks; and the document it
+names for a term or code name is the only one that defines it, by any of the usual
+phrasings (so the document that asks never defines the term itself). The probes left
+are taken round-robin over the documents within each kind, the kinds interleaved, and
+no answer is kept for more than a third of the set (`_spread_answers`): a model that
+always gives one answer cannot score more than that.
 """
 
 from __future__ import annotations
@@ -37,15 +46,15 @@ import re
 import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.documents import Document
 from engine.errors import EngineError
 
 KINDS = ("retrieval", "cross_reference", "multi_hop", "user")
-FIELDS = ("question", "answer", "kind", "source")
+FIELDS = ("question", "answer", "kind", "source", "passage")
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,9 @@ class Probe:
     answer: str
     kind: str = "user"
     source: str | None = None  # where the expected answer stands, e.g. "contract.txt" or "a.txt + b.txt"
+    # The sentence(s) the answer was taken from, as a reader sees them, for a person to check it against. Evidence,
+    # not identity: two probes asking the same question with the same answer are equal whatever passage they keep.
+    passage: str | None = field(default=None, compare=False)
 
 
 # --- reading and writing ---------------------------------------------------------------
@@ -115,10 +127,11 @@ def _probe(file: str, number: int, line: str) -> Probe:
     kind = record.get("kind", "user")
     if kind not in KINDS:
         raise EngineError(f"{where} has unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
-    source = record.get("source")
-    if source is not None and not isinstance(source, str):
-        raise EngineError(f'{where}: "source" must be a string')
-    return Probe(_text_field(where, record, "question"), _text_field(where, record, "answer"), kind, source)
+    for name in ("source", "passage"):
+        if record.get(name) is not None and not isinstance(record[name], str):
+            raise EngineError(f'{where}: "{name}" must be a string')
+    return Probe(_text_field(where, record, "question"), _text_field(where, record, "answer"), kind,
+                 record.get("source"), record.get("passage"))
 
 
 def _text_field(where: str, record: dict, field: str) -> str:
@@ -134,8 +147,9 @@ def _text_field(where: str, record: dict, field: str) -> str:
 
 def _record(probe: Probe) -> dict[str, str]:
     record = {"question": probe.question, "answer": probe.answer, "kind": probe.kind}
-    if probe.source is not None:
-        record["source"] = probe.source
+    for name in ("source", "passage"):
+        if (value := getattr(probe, name)) is not None:
+            record[name] = value
     return record
 
 
@@ -192,6 +206,8 @@ def token_f1(output: str, expected: str) -> float:
 
 # --- generating ------------------------------------------------------------------------
 
+DEFAULT_LIMIT = 30  # probes a generation yields at most, unless told otherwise
+
 # Words that show a would-be subject is really a clause ("the driver said the truck").
 CLAUSE_WORDS = frozenset("said says that which who when if because we i you he she they it there".split())
 
@@ -226,11 +242,41 @@ VALUE_START = re.compile(rf"[\d$€£¥{CAPITAL}]")
 NAME_WORD = rf"[{CAPITAL}] [^\W\d_]* (?: ['’-] [^\W\d_]+ )*"
 NAME = re.compile(rf"{NAME_WORD} (?: \s+ {NAME_WORD} ){{0,3}}", re.VERBOSE)
 
-DEFINED_TERM = re.compile(
-    r"""["“] (?P<term> [A-Z][\w-]* (?: \s+ [A-Z][\w-]* ){0,4} ) ["”]
-        (?: \s+ (?: means | shall \s+ mean ) \b | \) )""",
-    re.VERBOSE,
-)
+# How documents define a term: `"Term" means`, `The "Library", below, refers to`, `‘Term’ is defined as`, ...
+DEFINING_WORDS = r"""(?: means | shall \s+ mean | (?: shall \s+ )? ha(?:s|ve) \s+ the \s+ meaning
+                       | (?: shall \s+ )? refers? \s+ to | (?: is | are | shall \s+ be ) \s+ defined \s+ as )"""
+
+
+def _term_definition(term: str, *, loose: bool) -> re.Pattern:
+    """A definition of `term` (a regular expression): quoted, then defining words (an aside such as ", below," may
+    come between); or quoted in parentheses after a space, perhaps after a few words: `Acme Corp. ("Acme")`,
+    `(the "Term")`, `(also called "this License")`. The quoted term is the group "term" or "parenthesised".
+    The space before the parenthesis, and only words before the quote, leave out code's calls, arguments and
+    tuples: `f("Term")`, `default="UTC")`, `("member", "Member")`.
+
+    Loose also takes straight single quotes; "this", "the" or "a" inside the quotes (`"The Program" refers to`);
+    a few words before the defining ones (`"Source code" for a work means`); `referred to as "Term"`, `known as`,
+    `hereinafter`; `"Term":` and `Term: means`. Some of these are too common outside definitions (quoted code,
+    JSON keys) to find terms by, but all are worth heeding before naming another document as a term's only
+    definer.
+    """
+    opening, closing = ("\"“‘'", "\"”’'") if loose else ("\"“‘", "\"”’")
+    determiner = r"(?: (?i: this | the | an? ) \s+ )?" if loose else ""
+
+    def quoted(group: str) -> str:
+        return rf"[{opening}] \s* {determiner} (?P<{group}> {term} ) \s* [{closing}]"
+
+    aside = r", [^,.;\n]{1,40} ," + (r" | (?: \s+ [\w-]+ ){1,4}" if loose else "")
+    endings = rf"(?: \s* (?: {aside} ) )? \s+ {DEFINING_WORDS} \b" + (r" | \s* :" if loose else "")
+    pattern = rf"{quoted('term')} (?: {endings} ) | (?<!\S) \( [\w\s,]{{0,40}}? {quoted('parenthesised')} \s* \)"
+    if loose:
+        naming = r"(?i: referred \s+ to \s+ as | known \s+ as | hereinafter )"
+        pattern += (rf" | (?<!\w) {term} \s* : \s* means \b"
+                    rf" | \b {naming} \s+ [{opening}] \s* {determiner} {term} \s* [{closing}]")
+    return re.compile(pattern, re.VERBOSE)
+
+
+DEFINED_TERM = _term_definition(r"[A-Z][\w-]* (?: \s+ [A-Z][\w-]* ){0,4}", loose=False)
 
 CODE_DEFINITION = re.compile(
     r"""^ [ \t]* (?: async \s+ )?
@@ -238,6 +284,23 @@ CODE_DEFINITION = re.compile(
           | class \s+ (?P<class> [A-Za-z]\w* ) )""",
     re.VERBOSE | re.MULTILINE,
 )
+
+# Code names defined in most languages: def, function, func, fn, class, struct, ...; `const name =`;
+# `name = lambda` or `name = function`. Wider than CODE_DEFINITION, to heed before naming a file as a name's only
+# definer.
+ANY_CODE_DEFINITION = re.compile(
+    r"""^ [ \t]* (?: (?: export | default | async | public | private | protected | static | pub ) \s+ )*
+         (?: (?: def | function | func | fn | fun | sub | class | struct | interface | enum | trait | type )
+             \s+ (?P<declared> \w+ )
+           | (?: const | let | var ) \s+ (?P<assigned> \w+ ) \s* = )
+       | (?<![\w.]) (?P<bound> \w+ ) [ \t]* = [ \t]* (?: function | lambda ) \b""",
+    re.VERBOSE | re.MULTILINE,
+)
+
+# Where a sentence ends: a full stop, question or exclamation mark (perhaps closing a quote or parenthesis) before
+# a space, or a blank line. Licence texts wrap sentences over lines, so a single line break does not end one.
+SENTENCE_BREAK = re.compile(r"""[.!?]["”’)]?(?=\s|$) | \n[ \t]*\n""", re.VERBOSE)
+SENTENCE_REACH = 400  # characters looked at on each side of a span for its sentence: bounds work and passage
 
 VERB_QUESTION = {"is": "is", "are": "are", "was": "was", "shall be": "is"}
 
@@ -248,143 +311,282 @@ class _Fact:
     subject: str
     verb: str
     value: str
+    sentence: str  # as a reader sees it
 
 
-def generate_probes(docs: list[Document], limit_per_kind: int = 5) -> list[Probe]:
-    """Probes whose answers can be checked without a judge: retrieval, cross-reference, multi-hop.
+@dataclass(frozen=True)
+class _Candidate:
+    """A generated probe before it is checked, with what it rests on (see `_holds`)."""
 
-    At most `limit_per_kind` of each kind, taken in document order; see the module
-    docstring for what each kind looks for. Deterministic. May return fewer probes,
-    or none, when the documents hold no sentences of those shapes.
+    probe: Probe
+    evidence: tuple[tuple[str, str], ...]  # (document, sentence as read) for each sentence the answer comes from
+    states: tuple[tuple[str, str], ...] = ()  # (subject, value): no document may give the subject another value
+    defines: tuple[str, bool] | None = None  # (term or code name, whether code): only the answer may define it
+
+
+def generate_probes(docs: list[Document], limit: int = DEFAULT_LIMIT) -> list[Probe]:
+    """Up to `limit` probes whose answers can be checked without a judge: retrieval, cross-reference, multi-hop.
+
+    Each is checked against all the documents, then they are spread: round-robin over the documents within each
+    kind, the kinds interleaved, and no answer kept for more than a third of the set. Each keeps its passage.
+    Deterministic. May return fewer, or none, when the documents hold no sentences of the shapes sought (see the
+    module docstring).
     """
-    if limit_per_kind < 1:
-        raise EngineError(f"probes per kind must be at least 1, got {limit_per_kind}")
-    facts = _unambiguous(fact for doc in docs for fact in _facts(doc))
-    kinds = (_retrieval(facts), _cross_references(docs), _multi_hops(docs, facts))
-    return [probe for probes in kinds for probe in _first_unique(probes, limit_per_kind)]
+    if limit < 1:
+        raise EngineError(f"the number of probes to generate must be at least 1, got {limit}")
+    corpus = _Corpus(docs)
+    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus))
+    checked = [[candidate.probe for candidate in candidates if _holds(candidate, corpus)] for candidates in kinds]
+    spread = _interleave(_interleave(_by_document(probes)) for probes in checked)
+    return _spread_answers(list(_unique_questions(spread)), limit)
 
 
-def _first_unique(probes: Iterable[Probe], limit: int) -> list[Probe]:
-    chosen: list[Probe] = []
-    for probe in probes:
-        if len(chosen) == limit:
-            break
-        if all(probe.question != other.question for other in chosen):
-            chosen.append(probe)
-    return chosen
+class _Corpus:
+    """The documents as generation reads them: each text as a reader sees it, the facts stated in them, and every
+    value given to each subject ("notice period", "phone extension of Dana Reyes")."""
+
+    def __init__(self, docs: list[Document]):
+        self.docs = docs
+        self.read = {doc.name: _as_read(doc.text) for doc in docs}
+        self.folded = {doc.name: doc.text.casefold() for doc in docs}  # to skip documents a term is not in, fast
+        self.facts = [fact for doc in docs for fact in _facts(doc)]
+        # What each document says about each name a fact gives: "Dana Reyes's phone extension is 4412." as
+        # the fact "phone extension of Dana Reyes", beside "The phone extension of Dana Reyes is 4412."
+        names = {fact.value for fact in self.facts if NAME.fullmatch(fact.value)}
+        self.about = {name: [*_possessives(docs, name), *(f for f in self.facts if f.subject.endswith(f" of {name}"))]
+                      for name in sorted(names)}
+        self.code_names = {doc.name: {m["declared"] or m["assigned"] or m["bound"]
+                                      for m in ANY_CODE_DEFINITION.finditer(doc.text)} for doc in docs}
+        self.stated: dict[str, set[str]] = {}
+        for fact in [*self.facts, *(fact for facts in self.about.values() for fact in facts)]:
+            self.stated.setdefault(fact.subject.lower(), set()).add(normalise(fact.value))
+
+    def definers(self, name: str, code: bool) -> set[str]:
+        """The documents that define `name` by any of the usual phrasings (a term) or definitions (code)."""
+        if code:
+            return {document for document, names in self.code_names.items() if name in names}
+        # Any case: a document that defines "license" defines "License" too.
+        words = r"\s+".join(map(re.escape, name.split()))
+        pattern = _term_definition(rf"(?i: {words} )", loose=True)
+        first_word = name.split()[0].casefold()
+        return {doc.name for doc in self.docs if first_word in self.folded[doc.name] and pattern.search(doc.text)}
+
+
+def _holds(candidate: _Candidate, corpus: _Corpus) -> bool:
+    """Whether a generated probe holds in the documents, so that a person checking it would agree.
+
+    Each sentence of its passage stands in its document, as a reader sees it. A fact's answer is an exact span of
+    the sentence it comes from, and no document gives what it asks about (the subject, or for multi-hop both
+    subjects) another value. A cross-reference's answer is the document its defining sentence comes from, and
+    no other document defines the term or code name by any usual phrasing: the document that asks included.
+    """
+    probe = candidate.probe
+    if not all(sentence in corpus.read[document] for document, sentence in candidate.evidence):
+        return False
+    if candidate.defines is not None:
+        return probe.answer == candidate.evidence[0][0] and corpus.definers(*candidate.defines) == {probe.answer}
+    return probe.answer in candidate.evidence[-1][1] and all(
+        corpus.stated.get(subject.lower()) == {normalise(value)} for subject, value in candidate.states)
+
+
+def _candidate(question: str, answer: str, kind: str, evidence: tuple[tuple[str, str], ...], **claims) -> _Candidate:
+    source = " + ".join(document for document, _ in evidence)
+    passage = " … ".join(sentence for _, sentence in evidence)
+    return _Candidate(Probe(question, answer, kind, source, passage), evidence, **claims)
 
 
 def _facts(doc: Document) -> Iterator[_Fact]:
     for match in FACT.finditer(doc.text):
         subject = " ".join(match["subject"].split())
-        value = _answer(match["value"])
+        value = _as_read(match["value"])
         if _is_value(value) and not CLAUSE_WORDS.intersection(subject.split()):
-            yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value)
+            sentence = _sentence(doc.text, match.start(), match.end())
+            yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value, sentence)
 
 
-def _answer(value: str) -> str:
-    """An expected answer as a reader sees it and can type it: without note marks, without the format characters
-    a reader never sees (soft hyphens, zero-width spaces, bidi marks), and on one line with single spaces (a DOCX
-    tab is a space to a reader). The probe form and API refuse what this leaves out."""
-    visible = "".join(c for c in value if c in JOINERS or unicodedata.category(c) != "Cf")
+def _possessives(docs: list[Document], name: str) -> Iterator[_Fact]:
+    """"<name>'s <attribute> is <value>." in any document, as the fact "<attribute> of <name>"."""
+    pattern = re.compile(
+        rf"""(?<!\w) {re.escape(name)} ['’]s \s+
+             (?P<attribute> [a-z][a-z-]* (?: \s+ [a-z][a-z-]* ){{0,4}} ) \s+ is \s+ """
+        + VALUE,
+        re.VERBOSE,
+    )
+    for doc in docs:
+        if name not in doc.text:  # most documents never mention the name: skip the regular expression
+            continue
+        for match in pattern.finditer(doc.text):
+            if _is_value(value := _as_read(match["value"])):
+                attribute = " ".join(match["attribute"].split())
+                sentence = _sentence(doc.text, match.start(), match.end())
+                yield _Fact(doc.name, f"{attribute} of {name}", "is", value, sentence)
+
+
+def _as_read(text: str) -> str:
+    """Text as a reader sees it and can type it: without note marks, without the format characters a reader never
+    sees (soft hyphens, zero-width spaces, bidi marks), and on one line with single spaces (a DOCX tab is a space
+    to a reader). Answers are taken this way; the probe form and API refuse what it leaves out."""
+    visible = "".join(c for c in text if c in JOINERS or unicodedata.category(c) != "Cf")
     return " ".join(NOTE_MARK.sub("", visible).split())
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence(s) holding text[start:end], as a reader sees them; at most SENTENCE_REACH characters more
+    on either side."""
+    before = text[max(0, start - SENTENCE_REACH):start]
+    breaks = list(SENTENCE_BREAK.finditer(before))
+    begin = start - len(before) + (breaks[-1].end() if breaks else 0)
+    # From the span's last character, so that a span ending its sentence ("... is 90 days.") ends the passage.
+    after = SENTENCE_BREAK.search(text, max(start, end - 1), end + SENTENCE_REACH)
+    return _as_read(text[begin:after.end() if after else end + SENTENCE_REACH])
 
 
 def _is_value(value: str) -> bool:
     return len(value.split()) <= MAX_VALUE_WORDS and VALUE_START.match(value) is not None
 
 
-def _unambiguous(facts: Iterable[_Fact]) -> list[_Fact]:
-    """The first statement of each subject, leaving out subjects given different values."""
+def _first_statements(facts: Iterable[_Fact]) -> list[_Fact]:
+    """The first statement of each subject; `_holds` leaves out those another statement gives another value."""
     first: dict[str, _Fact] = {}
-    conflicting: set[str] = set()
     for fact in facts:
-        key = fact.subject.lower()
-        if key not in first:
-            first[key] = fact
-        elif normalise(first[key].value) != normalise(fact.value):
-            conflicting.add(key)
-    return [fact for key, fact in first.items() if key not in conflicting]
+        first.setdefault(fact.subject.lower(), fact)
+    return list(first.values())
 
 
-def _retrieval(facts: list[_Fact]) -> Iterator[Probe]:
-    for fact in facts:
+def _retrieval(corpus: _Corpus) -> Iterator[_Candidate]:
+    for fact in _first_statements(corpus.facts):
         question = f"What {VERB_QUESTION[fact.verb]} the {fact.subject}?"
-        yield Probe(question, fact.value, "retrieval", fact.document)
+        yield _candidate(question, fact.value, "retrieval", ((fact.document, fact.sentence),),
+                         states=((fact.subject, fact.value),))
 
 
-def _cross_references(docs: list[Document]) -> Iterator[Probe]:
-    yield from _term_references(docs)
-    yield from _code_references(docs)
+def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:
+    yield from _term_references(corpus.docs)
+    yield from _code_references(corpus.docs)
 
 
-def _term_references(docs: list[Document]) -> Iterator[Probe]:
-    definers = _defined_once({doc.name: {m["term"] for m in DEFINED_TERM.finditer(doc.text)} for doc in docs})
-    for term, definer in definers.items():
-        user = _first_other(docs, definer, rf"(?<!\w){re.escape(term)}(?!\w)")
+def _term_references(docs: list[Document]) -> Iterator[_Candidate]:
+    for term, (definer, sentence) in _first_definitions(
+            (doc, " ".join((match["term"] or match["parenthesised"]).split()), match)
+            for doc in docs for match in DEFINED_TERM.finditer(doc.text)).items():
+        user = _first_other(docs, definer, _standalone_use(term))
         if user is not None:
             question = f'Which document defines the term "{term}" that {user} uses?'
-            yield Probe(question, definer, "cross_reference", definer)
+            yield _candidate(question, definer, "cross_reference", ((definer, sentence),), defines=(term, False))
 
 
-def _code_references(docs: list[Document]) -> Iterator[Probe]:
+# Words that may stand before a term used on its own: "the Work" uses "Work"; "Combined Work" does not.
+DETERMINERS = frozenset("The This That These Those A An Any Each Every No Such Our Your Its Their".split())
+
+
+def _standalone_use(term: str) -> Callable[[str], bool]:
+    """Whether a text uses `term` on its own, as whole words, not as part of a longer capitalised term: LGPL-3's
+    "Combined Work" does not use Apache-2.0's "Work"."""
+    words = r"\s+".join(map(re.escape, term.split()))
+    pattern = re.compile(rf"(?: (?P<before> [{CAPITAL}][\w-]* ) \s+ )? (?<!\w) {words} (?!\w) (?! \s+ [{CAPITAL}] )",
+                         re.VERBOSE)
+    # The plain search first: the regular expression, with no literal start, is slow on texts without the term.
+    first = term.split()[0]
+    return lambda text: first in text and any(m["before"] in (None, *DETERMINERS) for m in pattern.finditer(text))
+
+
+def _code_references(docs: list[Document]) -> Iterator[_Candidate]:
     labels: dict[str, str] = {}
-    definitions: dict[str, set[str]] = {}
+    found = []
     for doc in docs:
-        definitions[doc.name] = set()
         for match in CODE_DEFINITION.finditer(doc.text):
             name = match["function"] or match["class"]
             # Private names and dunders (__init__) make poor questions.
             if not name.startswith("_"):
-                definitions[doc.name].add(name)
-                labels[name] = "function" if match["function"] else "class"
-    for name, definer in _defined_once(definitions).items():
-        # Defined only in `definer`, so a match elsewhere is a call, not a definition.
-        caller = _first_other(docs, definer, rf"(?<!\w){re.escape(name)}\(")
+                found.append((doc, name, match))
+                labels.setdefault(name, "function" if match["function"] else "class")
+    for name, (definer, line) in _first_definitions(found).items():
+        call = re.compile(rf"(?<!\w){re.escape(name)}\(")
+        # The plain search first, as in _standalone_use.
+        caller = _first_other(docs, definer, lambda text: f"{name}(" in text and call.search(text) is not None)
         if caller is not None:
             question = f"In which file is the {labels[name]} {name}, which {caller} calls, defined?"
-            yield Probe(question, definer, "cross_reference", definer)
+            yield _candidate(question, definer, "cross_reference", ((definer, line),), defines=(name, True))
 
 
-def _defined_once(definitions: dict[str, set[str]]) -> dict[str, str]:
-    """Each name defined in exactly one document, mapped to that document, in document order."""
-    definers: dict[str, list[str]] = {}
-    for document, names in definitions.items():
-        for name in sorted(names):
-            definers.setdefault(name, []).append(document)
-    return {name: documents[0] for name, documents in definers.items() if len(documents) == 1}
+def _first_definitions(found: Iterable[tuple[Document, str, re.Match]]) -> dict[str, tuple[str, str]]:
+    """Each name mapped to the first document that defines it and the sentence that does; `_holds` leaves out
+    names another document defines too."""
+    first: dict[str, tuple[str, str]] = {}
+    for doc, name, match in found:
+        if name not in first:
+            first[name] = (doc.name, _sentence(doc.text, match.start(), match.end()))
+    return first
 
 
-def _first_other(docs: list[Document], definer: str, pattern: str) -> str | None:
-    """The first document other than `definer` whose text matches `pattern`."""
-    return next((doc.name for doc in docs if doc.name != definer and re.search(pattern, doc.text)), None)
+def _first_other(docs: list[Document], definer: str, uses: Callable[[str], bool]) -> str | None:
+    """The first document other than `definer` whose text `uses` says uses the name."""
+    return next((doc.name for doc in docs if doc.name != definer and uses(doc.text)), None)
 
 
-def _multi_hops(docs: list[Document], facts: list[_Fact]) -> Iterator[Probe]:
-    for first in facts:
-        if NAME.fullmatch(first.value) is None:
-            continue
-        for doc in docs:
-            if doc.name == first.document:
-                continue
-            for attribute, value in _facts_about(doc, first.value, facts):
+def _multi_hops(corpus: _Corpus) -> Iterator[_Candidate]:
+    for first in _first_statements(corpus.facts):
+        for second in corpus.about.get(first.value, ()):
+            if second.document != first.document:
+                attribute = second.subject.removesuffix(f" of {first.value}")
                 question = f"What is the {attribute} of the {first.subject}?"
-                yield Probe(question, value, "multi_hop", f"{first.document} + {doc.name}")
+                evidence = ((first.document, first.sentence), (second.document, second.sentence))
+                yield _candidate(question, second.value, "multi_hop", evidence,
+                                 states=((first.subject, first.value), (second.subject, second.value)))
 
 
-def _facts_about(doc: Document, name: str, facts: list[_Fact]) -> Iterator[tuple[str, str]]:
-    """(attribute, value) stated about `name` in `doc`: "<name>'s <attribute> is <value>."
-    or "The <attribute> of <name> is <value>." """
-    possessive = re.compile(
-        rf"""(?<!\w) {re.escape(name)} ['’]s \s+
-             (?P<attribute> [a-z][a-z-]* (?: \s+ [a-z][a-z-]* ){{0,4}} ) \s+ is \s+ """
-        + VALUE,
-        re.VERBOSE,
-    )
-    for match in possessive.finditer(doc.text):
-        if _is_value(value := _answer(match["value"])):
-            yield " ".join(match["attribute"].split()), value
-    suffix = f" of {name}"
-    for fact in facts:
-        if fact.document == doc.name and fact.subject.endswith(suffix):
-            yield fact.subject.removesuffix(suffix), fact.value
+# --- spreading -------------------------------------------------------------------------
+
+
+def _by_document(probes: list[Probe]) -> list[list[Probe]]:
+    """The probes grouped by the document their answer first rests on, in order."""
+    groups: dict[str, list[Probe]] = {}
+    for probe in probes:
+        groups.setdefault(probe.source.split(" + ")[0], []).append(probe)
+    return list(groups.values())
+
+
+def _interleave(groups: Iterable[Iterable[Probe]]) -> Iterator[Probe]:
+    """One from each group in turn, leaving out spent groups, until all are spent."""
+    pending = [iter(group) for group in groups]
+    while pending:
+        still = []
+        for group in pending:
+            if (probe := next(group, None)) is not None:
+                yield probe
+                still.append(group)
+        pending = still
+
+
+def _unique_questions(probes: Iterable[Probe]) -> Iterator[Probe]:
+    seen: set[str] = set()
+    for probe in probes:
+        if probe.question not in seen:
+            seen.add(probe.question)
+            yield probe
+
+
+def _spread_answers(probes: list[Probe], limit: int) -> list[Probe]:
+    """Up to `limit` of the probes, in their order, no answer (normalised) kept more than `_share` times.
+
+    The set is as large as it can be while every answer keeps to its share of it; then the probes are taken in
+    order, each skipped whose answer already has its share. So the probes left out are those with the commonest
+    answers, and a set that keeps to the shares anyway is just the first `limit`.
+    """
+    counts = Counter(normalise(probe.answer) for probe in probes).values()
+    size = next((n for n in range(min(limit, len(probes)), 0, -1)
+                 if sum(min(count, _share(n)) for count in counts) >= n), 0)
+    taken: Counter[str] = Counter()
+    chosen = []
+    for probe in probes:
+        if len(chosen) == size:
+            break
+        if taken[answer := normalise(probe.answer)] < _share(size):
+            taken[answer] += 1
+            chosen.append(probe)
+    return chosen
+
+
+def _share(size: int) -> int:
+    """How many probes of a set of `size` may share one answer: a third, and one each in a set of under six."""
+    return max(1, size // 3)

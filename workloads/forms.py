@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import ASCIIUsernameValidator
 
+from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
@@ -83,6 +84,21 @@ class ProbeForm(forms.ModelForm):
     class Meta:
         model = Probe
         fields = ["question", "answer"]
+
+
+class ProbeGenerationForm(forms.Form):
+    """How many probes to generate from the documents at most; left empty, the engine's default."""
+
+    BOUNDS = f"Choose a number of probes from 1 to {rules.PROBES_TO_GENERATE_MAX}"
+    limit = forms.IntegerField(
+        label="Probes to generate", required=False, min_value=1, max_value=rules.PROBES_TO_GENERATE_MAX,
+        initial=PROBES_TO_GENERATE, help_text="at most this many, spread over the documents and kinds of question",
+        error_messages={"invalid": f"{BOUNDS}: a whole number.", "min_value": f"{BOUNDS}.",
+                        "max_value": f"{BOUNDS}."})
+
+    def clean_limit(self) -> int:
+        limit = self.cleaned_data["limit"]
+        return PROBES_TO_GENERATE if limit is None else limit
 
 
 def _default(name: str):

@@ -18,6 +18,7 @@ DESCRIPTION_MAX = 5_000  # long enough for any real description, short enough to
 EXPECTED_VOLUME_MAX = 10**9  # units of work a month: beyond any real workload, well inside PostgreSQL's integer
 QUESTION_MAX = 2_000  # a question goes into every model call of every strategy: a paragraph at most
 ANSWER_MAX = Probe._meta.get_field("answer").max_length
+PROBES_TO_GENERATE_MAX = 200  # each probe is a model call per strategy: a set this size is hours on a CPU already
 
 ONE_LINE = "must be one line of visible text without control characters"
 INVISIBLE = "must not contain invisible characters"

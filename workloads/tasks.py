@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from workloads import document_sets, pricing, rules, schedules
 from workloads.extraction import Limits, extract_file
 from workloads.extraction.token_floor import TokenFloor
@@ -207,17 +208,20 @@ def _over_the_limit(tokens: str) -> str:
 
 
 @shared_task(name="workloads.generate_probes")
-def generate_probes(workload_pk: int) -> int:
-    """Add the engine's generated probes to a workload, skipping questions it already has."""
+def generate_probes(workload_pk: int, limit: int = PROBES_TO_GENERATE) -> int:
+    """Add up to `limit` of the engine's generated probes to a workload, with their passages, skipping questions
+    it already has."""
     from engine.documents import Document as EngineDocument
     from engine.probes import generate_probes as generate
 
     documents = Document.objects.filter(workload_id=workload_pk)
+    engine_documents = [EngineDocument(d.name, d.text) for d in documents]
     # Only probes the probe form would save: one that it refuses could never be edited (an invisible character
     # inside a word, an answer too long).
-    generated = [p for p in generate([EngineDocument(d.name, d.text) for d in documents]) if _editable(p)]
+    generated = [p for p in generate(engine_documents, limit) if _editable(p)]
     have = set(Probe.objects.filter(workload_id=workload_pk).values_list("question", flat=True))
-    new = [Probe(workload_id=workload_pk, question=p.question, answer=p.answer, kind=p.kind, source=p.source or "")
+    new = [Probe(workload_id=workload_pk, question=p.question, answer=p.answer, kind=p.kind, source=p.source or "",
+                 passage=p.passage or "")
            for p in generated if p.question not in have]
     Probe.objects.bulk_create(new)
     Workload.objects.filter(pk=workload_pk).update(probes_generated_at=timezone.now(), probes_found=len(generated),

@@ -167,6 +167,7 @@ class ProbeOut(Schema):
     answer: str
     kind: str
     source: str
+    passage: str = Field(description="a generated probe's source passage, the sentences its answer was taken from")
     created_at: dt.datetime
 
 

@@ -112,6 +112,8 @@ class Probe(models.Model):
     answer = models.CharField(max_length=500)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.USER)
     source = models.CharField(max_length=1000, blank=True)
+    # A generated probe's evidence: the sentence(s) its answer was taken from, for a person to check it against.
+    passage = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 

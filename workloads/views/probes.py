@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from workloads import access
-from workloads.forms import ProbeForm
+from workloads.forms import ProbeForm, ProbeGenerationForm
 from workloads.models import Probe, Role, Workload
 from workloads.views.methods import form_page
 
@@ -46,9 +46,12 @@ def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_page
 def probe_delete(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
+    """GET asks to confirm, showing the probe; POST deletes it."""
     workload, probe = _probe_for(request.user, pk, probe_pk)
+    if request.method != "POST":
+        return render(request, "workloads/probe_delete.html", {"workload": workload, "probe": probe})
     probe.delete()
     messages.success(request, "Deleted the probe. Finished comparisons keep their answers to it.")
     return redirect("workload_detail", pk=workload.pk)
@@ -60,9 +63,13 @@ def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
     from workloads.tasks import generate_probes  # as in workloads.runs: the task module loads only when used
 
     workload = access.workload_for(request.user, pk, Role.MEMBER)
+    form = ProbeGenerationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors["limit"][0])
+        return redirect("workload_detail", pk=workload.pk)
     if not workload.documents.exists():
         messages.error(request, "Upload documents first: probes are generated from them.")
         return redirect("workload_detail", pk=workload.pk)
-    generate_probes.delay_on_commit(workload.pk)
+    generate_probes.delay_on_commit(workload.pk, form.cleaned_data["limit"])
     messages.success(request, "Generating probes from the documents: they will appear here shortly.")
     return redirect("workload_detail", pk=workload.pk)

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from workloads import access, charts, deletion
-from workloads.forms import ProbeForm, RunForm, WorkloadForm
+from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm
 from workloads.models import Role
 from workloads.views.methods import form_page, read_only
 
@@ -79,6 +79,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "probes": workload.probes.all(),
         "runs": workload.runs.all(),
         "probe_form": ProbeForm(),
+        "generation_form": ProbeGenerationForm(),
         "run_form": RunForm(),
         "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
                    charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],

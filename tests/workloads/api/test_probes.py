@@ -59,3 +59,12 @@ def test_it_refuses_a_bad_probe_and_saves_nothing(as_alice, workload, data, deta
 
     assert (response.status_code, response.json()) == (400, {"detail": detail})
     assert not Probe.objects.exists()
+
+
+def test_it_lists_a_generated_probes_passage(as_alice, workload):
+    Probe.objects.create(workload=workload, question="What is the fee?", answer="$4,500", kind="retrieval",
+                         source="a.txt", passage="The fee is $4,500.")
+
+    response = as_alice.get(f"/workloads/{workload.pk}/probes")
+
+    assert [(p["source"], p["passage"]) for p in response.json()] == [("a.txt", "The fee is $4,500.")]

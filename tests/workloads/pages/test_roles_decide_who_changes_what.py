@@ -27,7 +27,7 @@ MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_
                "run_cancel", "run_reprice", "summary_email"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
-              "probe_edit", "run_create", "schedule_edit"}
+              "probe_edit", "probe_delete", "run_create", "schedule_edit"}
 
 
 @pytest.fixture
