@@ -120,8 +120,10 @@ def _api_price(entry: ApiPrice | None) -> dict | None:
     if entry is None:
         return None
     return {"id": entry.pk, "provider": entry.provider, "model": entry.model,
-            "input_per_mtok": _number(entry.input_per_mtok), "output_per_mtok": _number(entry.output_per_mtok),
-            "effective_from": _iso(entry.effective_from), "source": entry.source}
+            "input_per_mtok": _number(entry.input_per_mtok),
+            "cached_input_per_mtok": _number(entry.cached_input_per_mtok),
+            "output_per_mtok": _number(entry.output_per_mtok), "effective_from": _iso(entry.effective_from),
+            "source": entry.source}
 
 
 def _result_record(result: StrategyResult, answers: bool) -> dict:
@@ -156,7 +158,7 @@ def workload_record(workload: Workload) -> dict:
     return {
         "id": workload.pk, "organisation": workload.organisation.name, "name": workload.name, "kind": workload.kind,
         "unit": workload.unit, "description": workload.description, "expected_volume": workload.expected_volume,
-        "target_model": workload.target_model, "api_provider": workload.api_provider,
+        "target_model": workload.target_model, "api_provider": workload.api_provider, "api_model": workload.api_model,
         "schedule": workload.schedule, "created_at": _iso(workload.created_at),
     }
 

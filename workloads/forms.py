@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import ASCIIUsernameValidator
+from django.urls import reverse
+from django.utils.html import format_html
 
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
-from workloads import pricing, rules, runs
+from workloads import periods, pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)
@@ -37,17 +41,53 @@ class WorkloadForm(forms.ModelForm):
                                   widget=forms.Textarea(attrs={"rows": 3}))
     expected_volume = forms.IntegerField(min_value=0, max_value=rules.EXPECTED_VOLUME_MAX, initial=0,
                                          help_text="units of work per month: contracts, tickets or thousand lines")
-    api_provider = forms.CharField(max_length=rules.API_PROVIDER_MAX, validators=[_one_line, _no_invisible],
-                                   help_text="whose API prices this workload is compared against")
+    # One select for the (provider, model) pair, its value the pair as a JSON array: names may hold any visible
+    # character, so no separator could split them. A CharField, not a ChoiceField, so that a pair the price book
+    # lacks (deleted since the page was drawn) gets the error that lists what it has.
+    api = forms.CharField(required=False, label="API model", widget=forms.Select)
 
     class Meta:
         model = Workload
-        fields = ["name", "kind", "description", "expected_volume", "target_model", "api_provider"]
+        fields = ["name", "kind", "description", "expected_volume", "target_model"]
 
     def __init__(self, *args, organisation: Organisation, **kwargs):
         super().__init__(*args, **kwargs)
-        self.organisation = organisation
+        self.organisation = self.instance.organisation = organisation
         self.fields["target_model"].choices = [(name, name) for name in model_names()]
+        self.current_api = (self.instance.api_provider, self.instance.api_model)
+        self.initial.setdefault("api", _api_value(*self.current_api) if any(self.current_api) else "")
+        self.fields["api"].widget.choices = self._api_choices()
+        self.fields["api"].help_text = format_html(
+            "the API model this workload would otherwise buy, compared with the local model; add one to "
+            '<a href="{}#api-prices">the price book</a> to choose it here', reverse("price_book"))
+
+    def _api_choices(self) -> list[tuple[str, str]]:
+        today = periods.today(self.instance)
+        choices = [("", "None: no API comparison")]
+        for entry in pricing.api_models(self.organisation, today):
+            later = f", {entry.since}" if entry.effective_from > today else ""
+            choices.append((_api_value(entry.provider, entry.model),
+                            f"{entry.provider} {entry.model} — {entry.rates}{later}"))
+        # A workload keeps a choice whose entries were deleted until it picks another: the select must not drop it.
+        if any(self.current_api) and _api_value(*self.current_api) not in dict(choices):
+            choices.append((_api_value(*self.current_api), f"{' '.join(self.current_api)} — not in the price book"))
+        return choices
+
+    def clean_api(self) -> tuple[str, str]:
+        value = self.cleaned_data["api"]
+        try:
+            pair = json.loads(value) if value else ["", ""]
+        except ValueError:
+            pair = None
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(name, str) and rules.is_one_line(name) for name in pair)):
+            raise forms.ValidationError("Choose an API model from the list.")
+        provider, model = pair
+        unchanged = self.instance.pk is not None and (provider, model) == self.current_api
+        if not unchanged and (error := pricing.api_choice_error(self.organisation, provider, model)):
+            raise forms.ValidationError(f"{error[0].upper()}{error[1:]}: choose one of those, or add it to the "
+                                        "price book first.")
+        return provider, model
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
@@ -70,8 +110,12 @@ class WorkloadForm(forms.ModelForm):
         return kind
 
     def save(self, commit: bool = True) -> Workload:
-        self.instance.organisation = self.organisation
+        self.instance.api_provider, self.instance.api_model = self.cleaned_data["api"]
         return super().save(commit)
+
+
+def _api_value(provider: str, model: str) -> str:
+    return json.dumps([provider, model])
 
 
 class ProbeForm(forms.ModelForm):
@@ -181,15 +225,21 @@ class ApiPriceForm(_PriceForm):
     unique_fields = ("provider", "model")
     provider = forms.CharField(max_length=100, validators=[_one_line, _no_invisible])
     model = forms.CharField(max_length=200, validators=[_one_line, _no_invisible],
-                            help_text="the model's name as the workload targets it")
+                            help_text="the API model's name as the provider sells it, e.g. a provider's small "
+                                      "model: workloads choose it as the API model they compare against")
     input_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
                                         label="Dollars per million input tokens")
+    cached_input_per_mtok = forms.DecimalField(required=False, min_value=0, max_digits=10, decimal_places=4,
+                                               label="Dollars per million cached input tokens",
+                                               help_text="input read from the provider's prompt cache; "
+                                                         "leave empty if it has no cache discount you know of")
     output_per_mtok = forms.DecimalField(min_value=0, max_digits=10, decimal_places=4,
                                          label="Dollars per million output tokens")
 
     class Meta:
         model = ApiPrice
-        fields = ["provider", "model", "input_per_mtok", "output_per_mtok", "effective_from", "source"]
+        fields = ["provider", "model", "input_per_mtok", "cached_input_per_mtok", "output_per_mtok",
+                  "effective_from", "source"]
 
 
 class ScheduleForm(forms.ModelForm):

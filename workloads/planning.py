@@ -150,13 +150,16 @@ def measured_rates(run: ComparisonRun) -> dict[str, float]:
 
 def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date) -> dict | None:
     try:
-        api = pricing.api_price(workload.organisation, workload.api_provider, workload.target_model, on)
+        api = pricing.workload_api_price(workload, on)
     except pricing.PricingError as exc:
         notes.append(f"No API dollars: {exc}.")
         return None
-    notes.append(f"API dollars at {api.provider}'s {dollars(api.input_per_mtok)} in and {dollars(api.output_per_mtok)} "
-                 f"out per million tokens (from {api.effective_from}, source: {api.source}); an API bills tokens, "
-                 "whatever the attention.")
+    if api is None:
+        notes.append("No API dollars: the workload compares against no API model (choose one on its edit page).")
+        return None
+    notes.append(f"API dollars at {api.provider} {api.model}'s {dollars(api.input_per_mtok)} in and "
+                 f"{dollars(api.output_per_mtok)} out per million tokens (from {api.effective_from}, source: "
+                 f"{api.source}); an API bills tokens, whatever the attention.")
     per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
     return {s: [sum(count * (tokens * per_in + ANSWER_TOKENS * per_out) for _, tokens, count in plan) for plan in plans]
             for s, plans in calls.items()}

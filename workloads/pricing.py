@@ -1,7 +1,8 @@
 """Dollars for a run from the price book entries in force on its date.
 
 Prices are never guessed: a model or device with no entry in force is a PricingError,
-and the run's dollar columns stay empty (never $0) until the price book has one.
+and the run's dollar columns stay empty (never $0) until the price book has one. A workload
+that chose no API model to compare against has no API dollars, and that is no error.
 """
 
 from __future__ import annotations
@@ -10,14 +11,21 @@ import datetime as dt
 import re
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from workloads.changes import record_changes
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Workload
 
 
 class PricingError(ValueError):
-    pass
+    """A price the price book lacks. Its message stays plain text (the database and the API keep it); it names the
+    API endpoint that adds the entry, and the pages link its words "the price book" to the price book page."""
+
+
+def add_with(kind: str) -> str:
+    """"POST /api/prices/api": the API endpoint that adds a price book entry of this kind ("gpu" or "api")."""
+    return f"POST {reverse(f'api-1:add_{kind}_price')}"
 
 
 def device_class(organisation: Organisation, device: str, on: dt.date) -> str:
@@ -28,7 +36,7 @@ def device_class(organisation: Organisation, device: str, on: dt.date) -> str:
     if not named:
         known = ", ".join(sorted(classes)) or "none yet"
         raise PricingError(f"no GPU price covers the device {device!r} on {on}: add its class to the price book "
-                           f"(classes priced: {known})")
+                           f"({add_with('gpu')}; classes priced: {known})")
     return max(named, key=lambda c: (len(c), c))  # the most specific class; a tie is broken by name, not chance
 
 
@@ -49,8 +57,40 @@ def api_price(organisation: Organisation, provider: str, model: str, on: dt.date
     entry = (ApiPrice.objects.filter(organisation=organisation, provider=provider, model=model, effective_from__lte=on)
              .order_by("-effective_from").first())
     if entry is None:
-        raise PricingError(f"no API price for {model} from {provider} in force on {on}: add one to the price book")
+        raise PricingError(f"no API price for {model} from {provider} in force on {on}: add one to the price book "
+                           f"({add_with('api')})")
     return entry
+
+
+def workload_api_price(workload: Workload, on: dt.date) -> ApiPrice | None:
+    """The price in force on `on` of the API model the workload is compared against; None when it chose none."""
+    if not (workload.api_provider or workload.api_model):
+        return None
+    return api_price(workload.organisation, workload.api_provider, workload.api_model, on)
+
+
+def api_models(organisation: Organisation, on: dt.date) -> list[ApiPrice]:
+    """One entry per (provider, model) pair of the price book, to choose from: the one in force on `on`, or, for a
+    pair priced only from a later date, its first entry."""
+    chosen: dict[tuple[str, str], ApiPrice] = {}
+    for entry in ApiPrice.objects.filter(organisation=organisation).order_by("provider", "model", "-effective_from"):
+        pair = (entry.provider, entry.model)
+        if pair not in chosen or chosen[pair].effective_from > on:  # newest first: a later entry gives way
+            chosen[pair] = entry
+    return list(chosen.values())
+
+
+def api_choice_error(organisation: Organisation, provider: str, model: str) -> str | None:
+    """Why (provider, model) cannot be a workload's API model, or None: it must be a pair of the price book's API
+    entries, or both empty for no API comparison."""
+    if not (provider or model):
+        return None
+    if ApiPrice.objects.filter(organisation=organisation, provider=provider, model=model).exists():
+        return None
+    pairs = sorted({f"{p} {m}" for p, m in ApiPrice.objects.filter(organisation=organisation)
+                    .values_list("provider", "model")})
+    return (f"the price book has no API model {model!r} from {provider!r}; it has "
+            f"{', '.join(pairs) if pairs else 'none yet'}")
 
 
 def price_run(run: ComparisonRun) -> None:
@@ -62,7 +102,7 @@ def price_run(run: ComparisonRun) -> None:
         results = list(run.results.select_for_update())
         try:
             gpu = gpu_price(workload.organisation, run.device, on)
-            api = api_price(workload.organisation, workload.api_provider, run.model, on)
+            api = workload_api_price(workload, on)
         except PricingError as exc:
             run.gpu_price = run.api_price = None
             run.pricing_error = str(exc)
@@ -74,8 +114,8 @@ def price_run(run: ComparisonRun) -> None:
                 if r.refused:
                     continue
                 r.device_dollars = r.seconds / 3600 * float(gpu.per_hour)
-                r.api_dollars = (r.tokens_in * float(api.input_per_mtok)
-                                 + r.tokens_out * float(api.output_per_mtok)) / 1e6
+                r.api_dollars = None if api is None else (r.tokens_in * float(api.input_per_mtok)
+                                                          + r.tokens_out * float(api.output_per_mtok)) / 1e6
         for r in results:
             r.save(update_fields=["device_dollars", "api_dollars"])
         run.priced_at = timezone.now()

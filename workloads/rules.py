@@ -14,6 +14,7 @@ from workloads.models import Organisation, Probe, Workload
 
 NAME_MAX = Workload._meta.get_field("name").max_length
 API_PROVIDER_MAX = Workload._meta.get_field("api_provider").max_length
+API_MODEL_MAX = Workload._meta.get_field("api_model").max_length
 DESCRIPTION_MAX = 5_000  # long enough for any real description, short enough to keep pages readable
 EXPECTED_VOLUME_MAX = 10**9  # units of work a month: beyond any real workload, well inside PostgreSQL's integer
 QUESTION_MAX = 2_000  # a question goes into every model call of every strategy: a paragraph at most

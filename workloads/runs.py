@@ -67,8 +67,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     if not workload.probes.exists():
         raise ValidationError("the workload has no probes yet: add or generate questions first")
     try:  # the API price must exist now; the device's is checked by the worker that knows its device
-        pricing.api_price(workload.organisation, workload.api_provider, workload.target_model,
-                          periods.today(workload))
+        pricing.workload_api_price(workload, periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
     with transaction.atomic():

@@ -291,14 +291,16 @@ def _compare(run: ComparisonRun) -> dict:
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
     on = run.day
     gpu = pricing.gpu_price(workload.organisation, run.device, on)
-    api = pricing.api_price(workload.organisation, workload.api_provider, run.model, on)
+    api = pricing.workload_api_price(workload, on)
+    # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
+    api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
     work = Workload(
         documents=[EngineDocument(d.name, d.text) for d in documents],
         probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None) for p in workload.probes.all()],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
         attention=AttentionConfig(mode="index_share", window=run.window, topk=run.topk, global_blocks=run.global_blocks,
                                   group_size=run.group_size, indexer=run.indexer),
-        prices=Prices(float(gpu.per_hour), float(api.input_per_mtok), float(api.output_per_mtok)),
+        prices=Prices(float(gpu.per_hour), *api_rates),
         gate_points=run.gate_points,
     )
     return compare(lm, work, progress=_progress(run.pk))

@@ -67,7 +67,8 @@ def prices(acme):
 @pytest.fixture
 def workload(acme):
     return Workload.objects.create(organisation=acme, name="Supplier contracts", kind=Workload.Kind.CONTRACTS,
-                                   expected_volume=40, target_model=MODEL, api_provider="example-api")
+                                   expected_volume=40, target_model=MODEL, api_provider="example-api",
+                                   api_model=MODEL)
 
 
 @pytest.fixture

@@ -58,7 +58,8 @@ def test_a_new_user_goes_from_upload_to_answers(client, alice, prices, celery_wo
 
     response = client.post("/workloads/new/", {
         "name": "Northwind contracts", "kind": "contracts", "description": "", "expected_volume": 12,
-        "target_model": "SmolLM2-135M-Instruct", "api_provider": "example-api"})
+        "target_model": "SmolLM2-135M-Instruct",
+        "api": json.dumps(["example-api", "SmolLM2-135M-Instruct"])})
     workload = Workload.objects.get(name="Northwind contracts")
     assert response.status_code == 302 and response["Location"].endswith(f"/workloads/{workload.pk}/")
 

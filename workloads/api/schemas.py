@@ -48,6 +48,12 @@ def Key(max_length: int) -> Any:
     return Annotated[Line(max_length), AfterValidator(_no_invisible)]
 
 
+def OptionalKey(max_length: int) -> Any:
+    """A Key that may be empty: a choice that may be left out."""
+    return Annotated[str, StringConstraints(strip_whitespace=True, max_length=max_length),
+                     AfterValidator(_single_line), AfterValidator(_no_invisible)]
+
+
 def Text(max_length: int, min_length: int = 0) -> Any:
     """Free text (newlines allowed): stripped, at most `max_length` characters."""
     return Annotated[str, StringConstraints(strip_whitespace=True, min_length=min_length, max_length=max_length),
@@ -75,10 +81,14 @@ class WorkloadIn(Input):
                                  description="units of work per month (contracts, tickets, thousand lines)")
     target_model: Line(200) = Field(description="a model this deployment offers (settings.COSTPLANNER_MODELS)",
                                     examples=["SmolLM2-135M-Instruct"])
-    api_provider: Key(rules.API_PROVIDER_MAX) = Field(
-        description="whose API prices this workload is compared against; "
-                    "the price book needs an API price for it and the target model",
-        examples=["example-api"])
+    # Checked against the organisation's price book by the endpoint (pricing.api_choice_error), as the web form does.
+    api_provider: OptionalKey(rules.API_PROVIDER_MAX) = Field(
+        "", description="with api_model, the API model this workload would otherwise buy: a (provider, model) pair "
+                        "of the price book's API entries (GET /api/prices/api); both empty: no API comparison",
+        examples=["ExampleAI"])
+    api_model: OptionalKey(rules.API_MODEL_MAX) = Field(
+        "", description="the API model's name as the price book has it; independent of target_model, the local "
+                        "model the comparisons run", examples=["small-model-v2"])
 
     @field_validator("target_model")
     @classmethod
@@ -102,7 +112,8 @@ class WorkloadOut(Schema):
     description: str
     expected_volume: int
     target_model: str
-    api_provider: str
+    api_provider: str = Field(description="the provider of the API model it is compared against; empty: none")
+    api_model: str = Field(description="the API model it is compared against (its API dollars); empty: none")
     created_at: dt.datetime
     documents: int = Field(description="number of documents")
     tokens: int = Field(description="tokens in all documents, under the target model")
@@ -258,6 +269,9 @@ class ApiPriceIn(Input):
     provider: Key(100)
     model: Key(200)
     input_per_mtok: Price = Field(description="dollars per million input tokens, up to 4 decimals")
+    cached_input_per_mtok: Price | None = Field(
+        None, description="dollars per million cached input tokens (a prompt-cache hit), up to 4 decimals; "
+                          "null or left out: no cache discount known")
     output_per_mtok: Price = Field(description="dollars per million output tokens, up to 4 decimals")
     effective_from: dt.date = Field(description="in force from this date until a later entry for the same key")
     source: Line(500) = Field(description="where this price comes from: a quote, an invoice, a web page")
@@ -267,8 +281,10 @@ class ApiPriceOut(Schema):
     id: int
     provider: str
     model: str
-    input_per_mtok: Decimal
-    output_per_mtok: Decimal
+    input_per_mtok: Decimal = Field(description="dollars per million input tokens")
+    cached_input_per_mtok: Decimal | None = Field(description="dollars per million cached input tokens; "
+                                                              "null: no cache discount known")
+    output_per_mtok: Decimal = Field(description="dollars per million output tokens")
     effective_from: dt.date
     source: str
     created_at: dt.datetime

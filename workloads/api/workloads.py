@@ -5,10 +5,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
-from workloads import deletion
+from workloads import deletion, pricing
 from workloads.access import organisation_of, workload_for
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
@@ -42,7 +43,8 @@ def workload_out(w: Workload) -> dict:
     return {
         "id": w.pk, "name": w.name, "kind": w.kind, "unit": w.unit, "description": w.description,
         "expected_volume": w.expected_volume, "target_model": w.target_model, "api_provider": w.api_provider,
-        "created_at": w.created_at, "documents": w.n_documents, "tokens": w.n_tokens, "probes": w.n_probes,
+        "api_model": w.api_model, "created_at": w.created_at, "documents": w.n_documents, "tokens": w.n_tokens,
+        "probes": w.n_probes,
         "latest_run": {"id": w.latest_run_id, "status": w.latest_run_status} if w.latest_run_id else None,
     }
 
@@ -64,6 +66,10 @@ def create_workload(request, payload: WorkloadIn):
     organisation = organisation_of(request.auth, Role.MEMBER)
     if other := workload_named_alike(organisation, payload.name):  # as the web form checks it
         raise HttpError(400, name_taken(other))
+    if error := pricing.api_choice_error(organisation, payload.api_provider, payload.api_model):
+        raise HttpError(400, f"{error}: choose one of those (GET {reverse('api-1:list_api_prices')}), add it first "
+                             f"({pricing.add_with('api')}), or leave api_provider and api_model empty "
+                             "for no API comparison")
     try:
         with transaction.atomic():
             workload = Workload.objects.create(organisation=organisation, **payload.dict())

@@ -44,12 +44,22 @@ class ApiPrice(PriceEntry):
     provider = models.CharField(max_length=100)
     model = models.CharField(max_length=200)
     input_per_mtok = models.DecimalField(max_digits=10, decimal_places=4)
+    # For a strategy that re-sends a cached document prefix; empty means no cache discount is known (never $0).
+    cached_input_per_mtok = models.DecimalField(max_digits=10, decimal_places=4, null=True, blank=True,
+                                                help_text="dollars per million cached input tokens; "
+                                                          "empty: no cache discount known")
     output_per_mtok = models.DecimalField(max_digits=10, decimal_places=4)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["organisation", "provider", "model", "effective_from"],
                                                name="one_api_price_per_day")]
         ordering = ["provider", "model", "-effective_from"]
+
+    @property
+    def rates(self) -> str:
+        """"$0.15 in / $0.60 out per M tokens", as the workload form's choice of API model shows it."""
+        cached = "" if self.cached_input_per_mtok is None else f" / {dollars(self.cached_input_per_mtok)} cached"
+        return f"{dollars(self.input_per_mtok)} in{cached} / {dollars(self.output_per_mtok)} out per M tokens"
 
     def __str__(self) -> str:
         return (f"{self.provider} {self.model} at {dollars(self.input_per_mtok)} in and "

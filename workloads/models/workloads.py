@@ -22,7 +22,12 @@ class Workload(models.Model):
         default=0, help_text="units of work per month (contracts, tickets, thousand lines)"
     )
     target_model = models.CharField(max_length=200)
-    api_provider = models.CharField(max_length=100, help_text="whose API prices this workload is compared against")
+    # The API model this workload would otherwise buy, a (provider, model) pair of the price book's API entries,
+    # named rather than a foreign key because entries are effective-dated rows. Both empty: no API comparison.
+    api_provider = models.CharField(max_length=100, blank=True, help_text="the provider of the API model it is "
+                                                                          "compared against; empty: none")
+    api_model = models.CharField(max_length=200, blank=True, help_text="the API model it is compared against, "
+                                                                       "independent of the local target model")
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Scheduled comparisons: how often, at which local hour, with which settings, and when to raise alerts.

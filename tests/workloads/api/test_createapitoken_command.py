@@ -31,8 +31,7 @@ def test_it_prints_only_a_token_that_authenticates(client, db):
     token = _token(user="erin", org="Initech")
 
     assert token.startswith("cp_") and len(token.split()) == 1
-    response = Api(client, token).post("/workloads", {"name": "W", "target_model": "SmolLM2-135M-Instruct",
-                                                      "api_provider": "example-api"})
+    response = Api(client, token).post("/workloads", {"name": "W", "target_model": "SmolLM2-135M-Instruct"})
     assert response.status_code == 201
 
 

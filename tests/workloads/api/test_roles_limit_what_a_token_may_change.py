@@ -7,7 +7,7 @@ from workloads.models import ApiToken, GpuPrice, Probe, Summary, Workload
 
 from .conftest import Api
 
-NEW_WORKLOAD = {"name": "Tickets", "target_model": "SmolLM2-135M-Instruct", "api_provider": "example-api"}
+NEW_WORKLOAD = {"name": "Tickets", "target_model": "SmolLM2-135M-Instruct"}
 NEW_PRICE = {"device_class": "A100", "per_hour": "1.20", "effective_from": "2026-02-01", "source": "our invoice"}
 
 

@@ -1,6 +1,8 @@
 """The API and the web forms apply one set of rules: what one accepts, the other accepts too, and a workload or
 probe created through the API can be saved unchanged on the web."""
 
+import json
+
 import pytest
 from django import forms
 from django.urls import reverse
@@ -10,7 +12,13 @@ from workloads.models import ApiPrice, GpuPrice, Probe, Workload
 from ..conftest import MODEL
 
 VALID = {"name": "Support tickets", "kind": "support", "description": "Q3 tickets", "expected_volume": 1200,
-         "target_model": MODEL, "api_provider": "example-api"}
+         "target_model": MODEL, "api_provider": "example-api", "api_model": MODEL}
+
+
+def as_the_web_form_has_it(data: dict) -> dict:
+    """The API's api_provider and api_model as the web form's one select of the pair sends them."""
+    data = dict(data)
+    return data | {"api": json.dumps([data.pop("api_provider"), data.pop("api_model")])}
 
 
 def as_a_browser_sends_it(response) -> dict:
@@ -41,7 +49,7 @@ WORKLOAD_VALUES = [
     # Joiners and selectors that change what is drawn, accepted: a Devanagari half form, emoji.
     ("name", "\u0915\u094d\u200d\u0937"), ("name", "\U0001f469\u200d\U0001f4bb tickets"),
     ("name", "\u2764\ufe0f Support"),
-    ("api_provider", "two\nlines"), ("api_provider", "example\u200b-api"),
+    ("api_provider", "two\nlines"), ("api_provider", "example\u200b-api"), ("api_model", "not-in-the-price-book"),
     ("description", "two\nlines"), ("description", "x" * 5000), ("description", "x" * 5001),
     ("description", "x" * 10_000),
     ("expected_volume", 10**9), ("expected_volume", 10**9 + 1), ("expected_volume", 2**31 - 1),
@@ -49,8 +57,8 @@ WORKLOAD_VALUES = [
 
 
 @pytest.mark.parametrize(("field", "value"), WORKLOAD_VALUES, ids=ids(WORKLOAD_VALUES))
-def test_a_workload_the_api_accepts_is_saved_unchanged_on_the_web(as_alice, alice_client, field, value):
-    web = alice_client.post(reverse("workload_create"), VALID | {field: value})
+def test_a_workload_the_api_accepts_is_saved_unchanged_on_the_web(as_alice, alice_client, prices, field, value):
+    web = alice_client.post(reverse("workload_create"), as_the_web_form_has_it(VALID | {field: value}))
     Workload.objects.all().delete()
     api = as_alice.post("/workloads", VALID | {field: value})
 

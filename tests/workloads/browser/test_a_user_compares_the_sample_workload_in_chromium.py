@@ -66,7 +66,8 @@ def _create_workload(driver, base: str) -> str:
     Select(driver.find_element(By.ID, "id_kind")).select_by_value("contracts")
     _fill(driver, "id_expected_volume", 40)
     Select(driver.find_element(By.ID, "id_target_model")).select_by_value(MODEL)
-    _fill(driver, "id_api_provider", "example-api")
+    Select(driver.find_element(By.ID, "id_api")).select_by_visible_text(
+        f"example-api {MODEL} — $0.10 in / $0.30 out per M tokens")
     _submit(driver.find_element(By.CSS_SELECTOR, "main form.form"))
     WebDriverWait(driver, 10).until(seen.url_matches(r"/workloads/\d+/$"))
     return driver.current_url

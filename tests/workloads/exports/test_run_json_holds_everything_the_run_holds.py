@@ -27,7 +27,8 @@ def test_it_holds_the_workload_and_the_run_as_the_database_has_them(alice_client
     assert export["workload"] == {
         "id": workload.pk, "organisation": "Acme", "name": "Supplier contracts", "kind": "contracts",
         "unit": "contract", "description": "", "expected_volume": 40, "target_model": workload.target_model,
-        "api_provider": "example-api", "schedule": workload.schedule, "created_at": workload.created_at.isoformat()}
+        "api_provider": "example-api", "api_model": workload.target_model, "schedule": workload.schedule,
+        "created_at": workload.created_at.isoformat()}
     assert (run["id"], run["workload_id"], run["trigger"], run["period"], run["period_start"]) == (
         finished_run.pk, workload.pk, "scheduled", "2026-Q2", "2026-04-01")
     assert (run["status"], run["error"], run["created_by"]) == ("succeeded", "", "alice")
@@ -49,7 +50,8 @@ def test_it_gives_the_prices_used_as_numbers_with_their_dates_and_sources(alice_
         "gpu": {"id": prices["cpu"].pk, "device_class": "cpu", "per_hour": 0.1, "effective_from": "2026-01-01",
                 "source": "test: a 2-core cloud VM"},
         "api": {"id": prices["api"].pk, "provider": "example-api", "model": finished_run.model,
-                "input_per_mtok": 0.1, "output_per_mtok": 0.3, "effective_from": "2026-01-01",
+                "input_per_mtok": 0.1, "cached_input_per_mtok": None, "output_per_mtok": 0.3,
+                "effective_from": "2026-01-01",
                 "source": "test: an API price page"}}
     assert run["pricing_error"] == ""
 

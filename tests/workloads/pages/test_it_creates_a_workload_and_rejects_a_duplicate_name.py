@@ -7,7 +7,7 @@ from tests.workloads.pages.conftest import make_run
 from workloads.models import Workload
 
 FORM = {"name": "Support tickets", "kind": "support", "description": "Last quarter's tickets", "expected_volume": "900",
-        "target_model": MODEL, "api_provider": "example-api"}
+        "target_model": MODEL}
 
 
 def test_it_creates_a_workload_and_rejects_a_duplicate_name(alice_client, acme):

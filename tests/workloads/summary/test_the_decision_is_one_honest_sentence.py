@@ -58,7 +58,8 @@ def test_it_speaks_in_the_workloads_own_unit(acme, probe, prices):
     for kind, unit in ((Workload.Kind.SUPPORT, "ticket"), (Workload.Kind.CODEBASE, "thousand lines"),
                        (Workload.Kind.OTHER, "document")):
         workload = Workload.objects.create(organisation=acme, name=f"A {kind} workload", kind=kind,
-                                           target_model=probe.workload.target_model, api_provider="example-api")
+                                           target_model=probe.workload.target_model, api_provider="example-api",
+                                           api_model=probe.workload.target_model)
         run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 72.0, True),
                                          "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
 

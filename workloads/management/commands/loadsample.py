@@ -20,7 +20,10 @@ SAMPLES = Path(settings.BASE_DIR) / "samples" / "workload"
 DEMO_SOURCE = "demo figure shipped with costplanner, not a quote: replace it with your own"
 PRICES_FROM = dt.date(2026, 1, 1)
 GPU_PRICES = {"cpu": "0.05", "H200": "3.50", "H100": "2.50", "A100": "1.50"}  # dollars per device-hour
-API_PRICE = ("0.02", "0.06")  # dollars per million input, output tokens
+# The API model the sample would otherwise buy: a provider's small model, not the local one, priced per million
+# input, cached-input and output tokens.
+API_MODEL = ("demo-api", "demo-small-model")
+API_PRICE = {"input_per_mtok": "0.02", "cached_input_per_mtok": "0.01", "output_per_mtok": "0.06"}
 
 
 class Command(BaseCommand):
@@ -47,14 +50,12 @@ class Command(BaseCommand):
                 GpuPrice.objects.get_or_create(organisation=organisation, device_class=device_class,
                                                effective_from=PRICES_FROM,
                                                defaults={"per_hour": per_hour, "source": DEMO_SOURCE})
-            ApiPrice.objects.get_or_create(organisation=organisation, provider="demo-api", model=model,
-                                           effective_from=PRICES_FROM,
-                                           defaults={"input_per_mtok": API_PRICE[0], "output_per_mtok": API_PRICE[1],
-                                                     "source": DEMO_SOURCE})
+            ApiPrice.objects.get_or_create(organisation=organisation, provider=API_MODEL[0], model=API_MODEL[1],
+                                           effective_from=PRICES_FROM, defaults={**API_PRICE, "source": DEMO_SOURCE})
             workload, created = Workload.objects.get_or_create(
                 organisation=organisation, name="Sample contracts",
                 defaults={"kind": Workload.Kind.CONTRACTS, "expected_volume": 40, "target_model": model,
-                          "api_provider": "demo-api",
+                          "api_provider": API_MODEL[0], "api_model": API_MODEL[1],
                           "description": "Four short self-written documents: a services agreement, its amendment, "
                                          "a vendor list and a support log."})
         if not created:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('workloads', '0013_runs_keep_the_documents_they_read'),
+        ('workloads', '0014_probe_passage'),
     ]
 
     operations = [
