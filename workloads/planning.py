@@ -166,7 +166,7 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
 
 
 def _api_name(workload: Workload) -> str:
-    return f"{workload.api_provider} {workload.target_model}"
+    return f"{workload.api_provider} {workload.api_model}"
 
 
 def _answer(up_to: int | None, costs: dict, view: str, api: dict | None, api_name: str | None) -> str:
