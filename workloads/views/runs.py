@@ -82,6 +82,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "answer_rows": _answer_rows(results),
         "decision": decision(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
         "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
+        "chart_refusals": charts.refusal_notes(results),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "refirable_period": _refirable_period(run),

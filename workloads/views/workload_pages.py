@@ -84,4 +84,5 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "preflight": fit.preflight(workload, runs.DEFAULT_STRATEGIES),
         "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
                    charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],
+        "chart_refusals": charts.workload_refusals(workload),
     })
