@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from workloads.api import api
@@ -18,9 +20,17 @@ accounts = [
 
 handler400 = "workloads.views.bad_request.bad_request"
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page links: send them to the icon among the static files (not
+    permanently: its address carries a content hash once the static files are collected)."""
+    return redirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("api/", api.urls),
+    path("favicon.ico", favicon),
     path("", include("workloads.urls")),
 ]

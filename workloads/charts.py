@@ -3,11 +3,14 @@
 Each chart has a stable name: its element is `<div id="chart-<name>" data-chart="<name>">`,
 and static/js/charts.js draws every such element with Plotly.newPlot. A chart with
 nothing to plot carries a sentence instead of a figure. Dollar charts leave unpriced
-results out and say so in a note: a missing price is never plotted as $0.
+results out and say so in a note: a missing price is never plotted as $0. Refused
+strategies are left out of every chart; the page says so once (refusal_notes), not
+under each chart.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -50,14 +53,42 @@ def _chart(name: str, title: str, figure: go.Figure | None, empty: str = "", not
 
 
 def _figure(xaxis: str, yaxis: str, **layout) -> go.Figure:
+    # The legend sits above the plot, where plotly widens the margin to fit it, and the axes make room for their
+    # own tick labels and titles (automargin): below the plot, a legend of long strategy names ran into them. The
+    # top margin keeps the legend under plotly's toolbar.
     fig = go.Figure()
     fig.update_layout(
-        template="none", height=360, margin=dict(l=70, r=20, t=20, b=60), hovermode="closest",
-        font=dict(family="system-ui, sans-serif", size=13), legend=dict(orientation="h", y=-0.25),
-        xaxis=dict(title=dict(text=xaxis), gridcolor="#e5e7eb", zeroline=False),
-        yaxis=dict(title=dict(text=yaxis), gridcolor="#e5e7eb", rangemode="tozero"), **layout,
+        template="none", height=400, margin=dict(l=70, r=20, t=56, b=50), hovermode="closest",
+        font=dict(family="system-ui, sans-serif", size=13),
+        legend=dict(orientation="h", x=0, xanchor="left", y=1.02, yanchor="bottom"),
+        xaxis=dict(title=dict(text=xaxis), gridcolor="#e5e7eb", zeroline=False, automargin=True),
+        yaxis=dict(title=dict(text=yaxis), gridcolor="#e5e7eb", rangemode="tozero", automargin=True), **layout,
     )
     return fig
+
+
+def _dollar_axis(axis: dict, values: Iterable[float]) -> None:
+    """Dollars start at $0: a lone point (or only $0) would otherwise be centred in a range from -$0.5. Ticks are
+    plain numbers: plotly's default SI prefixes read "$500µ" for $0.0005."""
+    axis.update(tickprefix="$", tickformat=",.3~r", rangemode="tozero")
+    top = max(values, default=0)
+    if not top:
+        axis.update(range=[0, 1])  # plotly has no span to scale when every value is $0
+
+
+# Runs are dated by the day (a quarter's runs are months apart); within a few days plotly would tick by the hour,
+# and a lone run by the millisecond, so short spans get one tick a day.
+DAY_MS = 24 * 3600 * 1000
+DAILY_TICKS_BELOW = dt.timedelta(days=10)
+
+
+def _date_axis(fig: go.Figure, dates: list[dt.datetime]) -> None:
+    fig.update_xaxes(type="date", tickformat="%-d %b %Y", hoverformat="%-d %b %Y %H:%M")
+    first, last = min(dates), max(dates)
+    if last - first < DAILY_TICKS_BELOW:
+        start = first.replace(hour=0, minute=0, second=0, microsecond=0) - dt.timedelta(days=1)
+        end = last.replace(hour=0, minute=0, second=0, microsecond=0) + dt.timedelta(days=2)
+        fig.update_xaxes(range=[start.isoformat(), end.isoformat()], tick0=start.isoformat(), dtick=DAY_MS)
 
 
 def _run_label(run: ComparisonRun) -> str:
@@ -70,8 +101,13 @@ def _history(workload: Workload) -> list[StrategyResult]:
                 .select_related("run").order_by("run__created_at", "run__pk", "pk"))
 
 
-def _refused_notes(results: Iterable[StrategyResult]) -> list[str]:
+def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
+    """What the charts leave out because the engine refused it, said once per page, under its charts."""
     return [f"{r.strategy} was refused in {_run_label(r.run)}: {r.refused}" for r in results if r.refused]
+
+
+def workload_refusals(workload: Workload) -> list[str]:
+    return refusal_notes(_history(workload))
 
 
 def _unpriced_notes(results: Iterable[StrategyResult]) -> list[str]:
@@ -87,23 +123,26 @@ def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, 
     results = _history(workload)
     if not results:
         return _chart(name, title, None, "No comparison has finished yet, so there is no history to chart.")
-    notes = _refused_notes(results) + (_unpriced_notes(results) if dollars else [])
+    notes = _unpriced_notes(results) if dollars else []
     notes += [f"{r.strategy} in {_run_label(r.run)} has no {yaxis} and is left out"
               for r in results if not r.refused and value(r) is None and not (dollars and r.device_dollars is None)]
     fig = _figure("run date", yaxis)
+    plotted = []
     for strategy in STRATEGIES:
         points = [(r.run, value(r)) for r in results if r.strategy == strategy and not r.refused]
-        points = [(run, y) for run, y in points if y is not None]
+        points = [(timezone.localtime(run.created_at), run, y) for run, y in points if y is not None]
+        plotted += points
         if points:
             fig.add_trace(go.Scatter(
-                x=[timezone.localtime(run.created_at).isoformat() for run, _ in points], y=[y for _, y in points],
-                text=[_run_label(run) for run, _ in points], name=strategy, mode="lines+markers",
+                x=[when.isoformat() for when, _, _ in points], y=[y for _, _, y in points],
+                text=[_run_label(run) for _, run, _ in points], name=strategy, mode="lines+markers",
                 line=dict(color=COLOURS[strategy]), hovertemplate="%{text}<br>%{y}<extra>" + strategy + "</extra>",
             ))
     if not fig.data:
         return _chart(name, title, None, "None of the finished comparisons has a value to chart here.", notes)
+    _date_axis(fig, [when for when, _, _ in plotted])
     if dollars:
-        fig.update_yaxes(tickprefix="$")
+        _dollar_axis(fig.layout.yaxis, [y for _, _, y in plotted])
     return _chart(name, title, fig, notes=notes)
 
 
@@ -131,40 +170,39 @@ def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
     if run is None or run.status != ComparisonRun.Status.SUCCEEDED:
         return _chart(name, title, None, "There is no finished comparison to plot yet.")
     results = list(run.results.select_related("run"))
-    notes = _refused_notes(results) + _unpriced_notes(results)
+    notes = _unpriced_notes(results)
     if isinstance(subject, Workload):
         notes.insert(0, f"From the latest finished comparison, {_run_label(run)}.")
     priced = [r for r in results if not r.refused and r.device_dollars is not None and r.accuracy is not None]
     if not priced:
         return _chart(name, title, None, "No strategy in this comparison has both a price and an accuracy.", notes)
     fig = _figure("device dollars per run", "probes answered correctly (%)")
-    fig.update_xaxes(tickprefix="$")
-    for gated, label, symbol in ((False, "passes the quality gate", "circle"), (True, "quality-gated", "x")):
-        group = [r for r in priced if r.gated == gated]
-        if group:
-            fig.add_trace(go.Scatter(
-                x=[r.device_dollars for r in group], y=[round(r.accuracy * 100, 2) for r in group],
-                text=[r.strategy for r in group], name=label, mode="markers+text", textposition="top center",
-                marker=dict(size=12, symbol=symbol, color=[COLOURS.get(r.strategy, "#444444") for r in group]),
-                hovertemplate="%{text}<br>$%{x}<br>%{y}%<extra>" + label + "</extra>",
-            ))
+    _dollar_axis(fig.layout.xaxis, [r.device_dollars for r in priced])
+    # One legend entry per strategy instead of a text label by each point: strategies that cost and score about
+    # the same would print their long names over each other. A gated strategy is drawn as an x and says so.
+    for r in priced:
+        label = f"{r.strategy} (quality-gated)" if r.gated else r.strategy
+        fig.add_trace(go.Scatter(
+            x=[r.device_dollars], y=[round(r.accuracy * 100, 2)], name=label, mode="markers", cliponaxis=False,
+            marker=dict(size=12, symbol="x" if r.gated else "circle", color=COLOURS.get(r.strategy, "#444444")),
+            hovertemplate="$%{x}<br>%{y}%<extra>" + label + "</extra>",
+        ))
     return _chart(name, title, fig, notes=notes)
 
 
 def flop_breakdown(run: ComparisonRun) -> Chart:
     """Ledger FLOPs per strategy, stacked by component: attention, indexer, linear."""
     name, title = "flop-breakdown", "FLOPs by component"
-    results = list(run.results.select_related("run"))
-    notes = _refused_notes(results)
-    ran = [r for r in results if not r.refused]
+    ran = [r for r in run.results.select_related("run") if not r.refused]
     if not ran:
-        return _chart(name, title, None, "This run has no measured strategies yet.", notes)
+        return _chart(name, title, None, "This run has no measured strategies yet.")
     fig = _figure("strategy", "FLOPs (ledger)", barmode="stack")
+    fig.update_xaxes(tickangle=-30)  # full_sliding_window and its neighbours do not fit side by side
     for component in ("attention", "indexer", "linear"):
         fig.add_trace(go.Bar(x=[r.strategy for r in ran], y=[getattr(r, f"flops_{component}") for r in ran],
                              name=component, marker=dict(color=COMPONENT_COLOURS[component])))
     fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
-    return _chart(name, title, fig, notes=notes)
+    return _chart(name, title, fig)
 
 
 def planning(projection) -> Chart:

@@ -168,6 +168,9 @@ class RunForm(forms.Form):
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
     gate_points = _number("gate_points", forms.FloatField,
                           help_text="a strategy more than this many accuracy points below the best is gated")
+    # Hidden until a start is refused because every full-context strategy chosen would refuse (ask_to_confirm).
+    confirm_refusals = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
+                                          label="Start anyway, knowing the full-context strategies will refuse")
 
     def clean(self):
         data = super().clean()
@@ -177,6 +180,11 @@ class RunForm(forms.Form):
 
     def settings(self) -> dict:
         return {name: self.cleaned_data[name] for name in runs.SETTINGS}
+
+    def ask_to_confirm(self, warning: str) -> None:
+        """Show the refusal warning with a "start anyway" box to tick, for the user to post the form again."""
+        self.fields["confirm_refusals"].widget = forms.CheckboxInput()
+        self.add_error("confirm_refusals", f"{warning}. Tick this box to start it anyway, and measure chunking alone.")
 
 
 class _PriceForm(forms.ModelForm):

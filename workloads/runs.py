@@ -9,7 +9,7 @@ from django.utils import timezone
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
 from engine.strategies import check_chunk_tokens
-from workloads import periods, pricing
+from workloads import fit, periods, pricing
 from workloads.models import ComparisonRun, Workload
 from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
 from workloads.targets import model_path
@@ -47,12 +47,19 @@ def check_settings(strategies: list[str], values: dict, model: str) -> None:
         raise ValidationError(str(exc)) from exc
 
 
+class RefusalsNotConfirmed(ValidationError):
+    """Every full-context strategy chosen would refuse, and the user has not said to start anyway."""
+
+
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
-              trigger: str = ComparisonRun.Trigger.MANUAL, **values) -> ComparisonRun:
+              trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
+              **values) -> ComparisonRun:
     """Queue a comparison of the workload's documents and probes; the worker reads them as they are
     when it starts, and counts the run's units of work again then.
 
-    A run a user starts also saves its strategies and settings as the ones the schedule uses next.
+    A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
+    full-context strategy it chose would refuse (workloads.fit), it is queued only with confirm_refusals: such a
+    run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
     """
     from workloads.tasks import run_comparison
 
@@ -70,6 +77,10 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         pricing.workload_api_price(workload, periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
+    if trigger == ComparisonRun.Trigger.MANUAL and not confirm_refusals:
+        plan = fit.preflight(workload, strategies, values)
+        if plan.every_full_context_refuses:
+            raise RefusalsNotConfirmed(plan.refusal_warning)
     with transaction.atomic():
         run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
                                            model=workload.target_model, units_of_work=workload.units_of_work(),

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import User
 
-from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Role, Workload
+from workloads.models import ApiPrice, Document, GpuPrice, Membership, Organisation, Probe, Role, Workload
 
 MODEL = "SmolLM2-135M-Instruct"
 PASSWORD = "correct horse battery staple"
@@ -107,3 +107,13 @@ def celery_worker(transactional_db, tmp_path, worker_env):
         yield log
     finally:
         stop(process)
+
+
+@pytest.fixture
+def too_long(workload):
+    """Two documents as a tester uploaded them: 24,146 tokens together, past the default model's 8,192 positions
+    (the text is a stand-in: the pages read the stored token counts)."""
+    for name, tokens in (("licences.txt", 9_597), ("codebase.py", 14_549)):
+        Document.objects.create(workload=workload, name=name, text="The notice period is 90 days.", tokens=tokens,
+                                lines=100, size_bytes=4 * tokens)
+    return workload

@@ -12,7 +12,7 @@ from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workloads import workload_of
 from workloads.exports import download, history_csv
 from workloads.models import ComparisonRun, GpuPrice, Role, StrategyResult
-from workloads.runs import SETTINGS, cancel_run, start_run
+from workloads.runs import SETTINGS, RefusalsNotConfirmed, cancel_run, start_run
 
 router = Router(tags=["runs"])
 
@@ -71,8 +71,12 @@ def run_of(request, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
 def start(request, workload_id: int, payload: RunIn | None = None):
     workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else RunIn()  # no body at all: every default
-    settings = payload.dict(exclude={"strategies"}, exclude_none=True)
-    run = start_run(workload, request.auth, payload.strategies, **settings)
+    settings = payload.dict(exclude={"strategies", "confirm_refusals"}, exclude_none=True)
+    try:
+        run = start_run(workload, request.auth, payload.strategies, confirm_refusals=payload.confirm_refusals,
+                        **settings)
+    except RefusalsNotConfirmed as exc:
+        raise HttpError(400, f"{exc.message}: send \"confirm_refusals\": true to start it anyway") from None
     return Status(202, run_detail_out(run_of(request, run.pk)))
 
 

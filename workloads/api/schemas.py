@@ -208,6 +208,9 @@ class RunIn(Input):
     chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
     gate_points: float | None = _limit("gate_points", float,
                                        "accuracy points below the best that mark a strategy as gated")
+    confirm_refusals: bool = Field(False, description="start even when every full-context strategy chosen would "
+                                                      "refuse (the documents need more positions than the model "
+                                                      "holds); without it, such a run is refused with a 400")
 
 
 class RunSettingsOut(Schema):

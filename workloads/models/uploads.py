@@ -1,7 +1,11 @@
 from django.conf import settings
 from django.db import models
+from django.utils.functional import cached_property
 
 from workloads.models.workloads import Document, Workload
+
+
+NOTHING_KEPT = "nothing kept"
 
 
 class Upload(models.Model):
@@ -30,6 +34,17 @@ class Upload(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @cached_property
+    def nothing_kept(self) -> bool:
+        """Extraction finished and skipped every file: the workload gained nothing."""
+        return self.status == self.Status.DONE and not self.items.filter(kept=True).exists()
+
+    @property
+    def shown_status(self) -> str:
+        """The status as the pages show it: "nothing kept" rather than a "done" that would read as success. The
+        stored status stays "done": extraction did finish, and the API's clients wait for done or failed."""
+        return NOTHING_KEPT if self.nothing_kept else self.status
 
 
 class UploadFile(models.Model):

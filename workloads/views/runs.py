@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access, charts, deletion, document_sets, exports, pricing, runs, schedules
+from workloads import access, charts, deletion, document_sets, exports, fit, pricing, runs, schedules
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.summary.decision import monthly, recommendation
@@ -47,14 +47,27 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = RunForm(request.POST) if request.method == "POST" else RunForm()
     if request.method == "POST" and form.is_valid():
         try:
-            run = runs.start_run(workload, request.user, form.cleaned_data["strategies"], **form.settings())
+            run = runs.start_run(workload, request.user, form.cleaned_data["strategies"],
+                                 confirm_refusals=form.cleaned_data["confirm_refusals"], **form.settings())
+        except runs.RefusalsNotConfirmed as exc:
+            form.ask_to_confirm(exc.message)
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
             messages.success(request, "Comparison queued: this page follows it while it runs.")
             return redirect("run_detail", pk=run.pk)
-    return render(request, "workloads/run_form.html", {"workload": workload, "form": form},
+    return render(request, "workloads/run_form.html",
+                  {"workload": workload, "form": form, "preflight": preflight_of(workload, form)},
                   status=400 if form.is_bound else 200)
+
+
+def preflight_of(workload, form: RunForm) -> fit.Preflight:
+    """The fit table and estimate for the strategies and settings the form holds: those posted when they were
+    valid (a start refused for confirmation included), the defaults otherwise."""
+    data = getattr(form, "cleaned_data", {})
+    if all(name in data for name in ("strategies", *runs.SETTINGS)):
+        return fit.preflight(workload, data["strategies"], form.settings())
+    return fit.preflight(workload, runs.DEFAULT_STRATEGIES)
 
 
 @login_required
@@ -69,6 +82,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "answer_rows": _answer_rows(results),
         "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
         "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
+        "chart_refusals": charts.refusal_notes(results),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "refirable_period": _refirable_period(run),

@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from workloads import access, charts, deletion
+from workloads import access, charts, deletion, fit, runs
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm
 from workloads.models import Role
 from workloads.views.methods import form_page, read_only
@@ -81,6 +81,9 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "probe_form": ProbeForm(),
         "generation_form": ProbeGenerationForm(),
         "run_form": RunForm(),
+        # What the form's defaults would run; the form itself shows it for what is posted.
+        "preflight": fit.preflight(workload, runs.DEFAULT_STRATEGIES),
         "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
                    charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],
+        "chart_refusals": charts.workload_refusals(workload),
     })
