@@ -36,7 +36,7 @@ from engine.generate import check_length, encode_prompt, generate, top1_agreemen
 from engine.measure import device_name
 from engine.model.loader import LoadedModel
 from engine.probes import Probe, is_correct
-from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES, check_chunk_tokens
+from engine.run_settings import ANSWER_TOKENS, FULL_MODES, STRATEGIES, check_chunk_tokens
 
 NONE = "NONE"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine import stats, strategies
+from engine import run_settings, stats
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ def _percent(o: Option) -> str:
 
 
 def _name(o: Option) -> str:
-    name = strategies.name(o.strategy)
+    name = run_settings.name(o.strategy)
     return name[:1].lower() + name[1:]
 
 

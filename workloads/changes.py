@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
-from engine import strategies
+from engine import run_settings
 from workloads import periods
 from workloads.models import Alert, ComparisonRun, StrategyResult
 from workloads.templatetags.units import dollars, percent
@@ -23,7 +23,7 @@ _DECIMALS = 6
 
 
 def strategy_name(strategy: str) -> str:
-    return strategies.name(strategy)
+    return run_settings.name(strategy)
 
 
 def percent_change(previous: float | None, current: float | None) -> float | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine import ledger
 from engine.attention.config import AttentionConfig
 from engine.model.metadata import read_metadata
-from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES
+from engine.run_settings import ANSWER_TOKENS, FULL_MODES, STRATEGIES
 from workloads import planning
 from workloads.models import ComparisonRun, Workload
 from workloads.targets import model_path

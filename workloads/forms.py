@@ -10,6 +10,7 @@ from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.urls import reverse
 from django.utils.html import format_html
 
+from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import periods, pricing, rules, runs
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
@@ -145,13 +146,9 @@ class ProbeGenerationForm(forms.Form):
         return PROBES_TO_GENERATE if limit is None else limit
 
 
-def _default(name: str):
-    return ComparisonRun._meta.get_field(name).default
-
-
 def _number(name: str, field=forms.IntegerField, **kwargs) -> forms.Field:
     low, high = runs.LIMITS[name]
-    return field(min_value=low, max_value=high, initial=_default(name), **kwargs)
+    return field(min_value=low, max_value=high, initial=run_settings.DEFAULTS[name], **kwargs)
 
 
 class RunForm(forms.Form):
@@ -163,7 +160,7 @@ class RunForm(forms.Form):
     window = _number("window", help_text="local window, tokens")
     topk = _number("topk", help_text="top-k budget, tokens")
     global_blocks = _number("global_blocks", help_text="strided global blocks")
-    indexer = forms.ChoiceField(choices=[("pooled", "pooled"), ("exact", "exact")], initial=_default("indexer"))
+    indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
     chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
     gate_points = _number("gate_points", forms.FloatField,

@@ -19,7 +19,7 @@ from django.db.models import Sum
 
 from engine import ledger
 from engine.attention import AttentionConfig
-from engine.strategies import ANSWER_TOKENS, FULL_MODES
+from engine.run_settings import ANSWER_TOKENS, FULL_MODES
 from engine.model.metadata import read_metadata
 from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload

@@ -8,41 +8,26 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
-from engine.strategies import check_chunk_tokens
+from engine import run_settings
 from workloads import fit, periods, pricing
 from workloads.models import ComparisonRun, Workload
-from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
+from workloads.models.runs import UNFINISHED_STATUSES
 from workloads.targets import model_path
 
-DEFAULT_STRATEGIES = ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
-SETTINGS = ("group_size", "window", "topk", "global_blocks", "indexer", "chunk_tokens", "chunk_overlap", "gate_points")
-LIMITS = {  # generous bounds that catch typos; the engine checks the rest against the model
-    "group_size": (1, 64), "window": (64, 1 << 20), "topk": (0, 1 << 20), "global_blocks": (0, 1024),
-    "chunk_tokens": (16, 1 << 20), "chunk_overlap": (0, 1 << 19), "gate_points": (0, 100),
-}
+DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
+SETTINGS = tuple(run_settings.DEFAULTS)
+LIMITS = run_settings.LIMITS
 
 
 def check_settings(strategies: list[str], values: dict, model: str) -> None:
     """Refuse settings the worker would refuse, before they are queued or saved for the schedule."""
     if not strategies:
         raise ValidationError("choose at least one strategy")
-    unknown = [s for s in strategies if s not in STRATEGIES]
-    if unknown:
-        raise ValidationError(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(STRATEGIES)}")
-    for name, (low, high) in LIMITS.items():
-        value = values.get(name)
-        if value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                      and low <= value <= high):
-            raise ValidationError(f"{name.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
-    if values.get("indexer") not in (None, "pooled", "exact"):
-        raise ValidationError("indexer must be pooled or exact")
-    # Unset values are the run's defaults: a chunk of 32 tokens with the default overlap of 64 cannot work.
-    tokens, overlap = (values.get(name, ComparisonRun._meta.get_field(name).default)
-                       for name in ("chunk_tokens", "chunk_overlap"))
-    if overlap >= tokens:
-        raise ValidationError(f"chunk overlap ({overlap} tokens) must be smaller than the chunk size ({tokens} tokens)")
     try:
-        check_chunk_tokens(tokens, read_metadata(model_path(model)).max_positions)
+        run_settings.check_strategies(strategies)
+        # Unset values are the run's defaults: a chunk of 32 tokens with the default overlap of 64 cannot work.
+        settled = run_settings.check_values(values)
+        run_settings.check_chunk_tokens(settled["chunk_tokens"], read_metadata(model_path(model)).max_positions)
     except EngineError as exc:
         raise ValidationError(str(exc)) from exc
 

@@ -13,6 +13,9 @@ INDEXERS = ("pooled", "exact")
 # Largest block and budget we accept: far beyond any context the engine can hold,
 # small enough to catch a typo such as a stray extra zero or a negative number.
 _MAX_TOKENS = 1 << 24
+# The bounds of the settings a run may tune (engine.run_settings shows them to users); the window's lower bound
+# is also the block size, checked below.
+LIMITS = {"group_size": (1, 1024), "window": (1, _MAX_TOKENS), "topk": (0, _MAX_TOKENS), "global_blocks": (0, 4096)}
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,11 @@ class AttentionConfig:
         _check_range("block size", self.block_size, 1, 4096)
         if self.block_size & (self.block_size - 1):
             raise EngineError(f"block size must be a power of two, got {self.block_size}")
-        _check_range("window", self.window, self.block_size, _MAX_TOKENS)
-        _check_range("top-k", self.topk, 0, _MAX_TOKENS)
+        _check_range("window", self.window, max(self.block_size, LIMITS["window"][0]), LIMITS["window"][1])
+        _check_range("top-k", self.topk, *LIMITS["topk"])
         _check_range("sink blocks", self.sink_blocks, 0, 1024)
-        _check_range("global blocks", self.global_blocks, 0, 4096)
-        _check_range("group size", self.group_size, 1, 1024)
+        _check_range("global blocks", self.global_blocks, *LIMITS["global_blocks"])
+        _check_range("group size", self.group_size, *LIMITS["group_size"])
         _check_range("dense layers", self.dense_layers, 0, 10_000)
 
     @property

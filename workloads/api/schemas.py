@@ -12,10 +12,9 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
 
+from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
 from workloads import rules, targets
 from workloads.models import Alert, Probe, Workload
-from workloads.models.runs import STRATEGIES
-from workloads.runs import LIMITS
 
 
 def _single_line(value: str) -> str:
@@ -185,10 +184,10 @@ class ProbeOut(Schema):
 # --- runs -----------------------------------------------------------------------------------------
 
 def _limit(name: str, kind: type, description: str) -> Any:
-    """An optional run setting with the bounds the run service enforces (workloads.runs.LIMITS)."""
+    """An optional run setting with its bounds and default, from engine.run_settings as the run service checks them."""
     low, high = LIMITS[name]
     extra = {"allow_inf_nan": False} if kind is float else {}
-    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}; default: the engine's",
+    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}; default {DEFAULTS[name]}",
                  **extra)
 
 
@@ -198,12 +197,13 @@ Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 class RunIn(Input):
     strategies: list[Strategy] | None = Field(
         None, min_length=1, max_length=len(STRATEGIES),
-        description="strategies to compare; by default chunked, full_index_share, full_naive_sparse, full_dense")
+        description=f"strategies to compare; by default {', '.join(DEFAULT_STRATEGIES)}")
     group_size: int | None = _limit("group_size", int, "layers per Index Share group: the indexer runs in the first")
     window: int | None = _limit("window", int, "local attention window, tokens")
     topk: int | None = _limit("topk", int, "top-k budget of the indexer, tokens")
     global_blocks: int | None = _limit("global_blocks", int, "strided global blocks every query attends")
-    indexer: Literal["pooled", "exact"] | None = Field(None, description="how the indexer scores blocks")
+    indexer: Literal[INDEXERS] | None = Field(  # type: ignore[valid-type]
+        None, description=f"how the indexer scores blocks; default {DEFAULTS['indexer']}")
     chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
     chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
     gate_points: float | None = _limit("gate_points", float,

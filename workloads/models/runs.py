@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from engine.strategies import STRATEGIES  # the web's one list is the engine's
+from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
 from workloads.periods import period_of
 
 from workloads.models.prices import ApiPrice, GpuPrice
@@ -34,14 +34,15 @@ class ComparisonRun(models.Model):
     # What was asked: the engine's settings, fixed when the run is queued.
     strategies = models.JSONField()
     model = models.CharField(max_length=200)
-    group_size = models.PositiveSmallIntegerField(default=4)
-    window = models.PositiveIntegerField(default=256, help_text="local window, tokens")
-    topk = models.PositiveIntegerField(default=256, help_text="top-k budget, tokens")
-    global_blocks = models.PositiveSmallIntegerField(default=2)
-    indexer = models.CharField(max_length=10, default="exact")
-    chunk_tokens = models.PositiveIntegerField(default=512)
-    chunk_overlap = models.PositiveIntegerField(default=64)
-    gate_points = models.FloatField(default=5.0)
+    # The defaults are engine.run_settings.DEFAULTS, the one source the forms, the API and the CLI read too.
+    group_size = models.PositiveSmallIntegerField(default=DEFAULTS["group_size"])
+    window = models.PositiveIntegerField(default=DEFAULTS["window"], help_text="local window, tokens")
+    topk = models.PositiveIntegerField(default=DEFAULTS["topk"], help_text="top-k budget, tokens")
+    global_blocks = models.PositiveSmallIntegerField(default=DEFAULTS["global_blocks"])
+    indexer = models.CharField(max_length=10, default=DEFAULTS["indexer"])
+    chunk_tokens = models.PositiveIntegerField(default=DEFAULTS["chunk_tokens"])
+    chunk_overlap = models.PositiveIntegerField(default=DEFAULTS["chunk_overlap"])
+    gate_points = models.FloatField(default=DEFAULTS["gate_points"])
     units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
 
     # When it belongs: the schedule period its queue date falls in (in the organisation's time zone),

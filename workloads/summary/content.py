@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from engine.attention.config import AttentionConfig
 from engine.decision import Decision
-from engine.strategies import ANSWER_TOKENS
+from engine.run_settings import ANSWER_TOKENS
 
 from workloads import document_sets
 from workloads.changes import strategy_name

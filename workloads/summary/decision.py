@@ -44,7 +44,7 @@ def monthly(run: ComparisonRun) -> str | None:
     pair = [results.get(s) for s in (chosen.recommended, chosen.compared_with) if s]
     if not volume or not run.units_of_work or not pair or any(r.device_dollars is None for r in pair):
         return None
-    from engine.strategies import name  # noqa: PLC0415  (kept beside its one use)
+    from engine.run_settings import name  # noqa: PLC0415  (kept beside its one use)
 
     spend = " and ".join(f"{name(r.strategy)[:1].lower()}{name(r.strategy)[1:]} "
                          f"{dollars(r.unit_device_dollars * volume)}" for r in pair)

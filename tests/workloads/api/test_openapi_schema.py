@@ -51,7 +51,7 @@ def test_it_describes_input_fields_and_the_400_error_shape(client, db):
 
     assert "unique within your organisation" in schemas["WorkloadIn"]["properties"]["name"]["description"]
     assert schemas["WorkloadIn"]["additionalProperties"] is False
-    assert schemas["RunIn"]["properties"]["group_size"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 64}
+    assert schemas["RunIn"]["properties"]["group_size"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 1024}
     assert schemas["ErrorOut"]["properties"] == {"detail": {"title": "Detail", "type": "string"}}
     assert "answers 400, not 422" in _schema(client)["info"]["description"]
 

@@ -14,7 +14,7 @@ from workloads.models import ComparisonRun
     ({"chunk_tokens": "256", "chunk_overlap": "256"}, "The overlap must be smaller than the chunk size."),
     ({"window": "-1"}, "Ensure this value is greater than or equal to 64."),
     ({"window": "lots"}, "Enter a whole number."),
-    ({"topk": str(2**40)}, "Ensure this value is less than or equal to 1048576."),
+    ({"topk": str(2**40)}, "Ensure this value is less than or equal to 16777216."),
     ({"indexer": "learned"}, "Select a valid choice. learned is not one of the available choices."),
     ({"gate_points": "nan"}, "Enter a number."),
 ])

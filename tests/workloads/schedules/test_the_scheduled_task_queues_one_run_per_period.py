@@ -104,7 +104,7 @@ def test_a_cancelled_manual_run_does_not_stop_the_schedule(ready, django_capture
     (lambda w: ApiPrice.objects.all().delete(), "No API price for SmolLM2-135M-Instruct from example-api in force on"),
     (lambda w: Workload.objects.filter(pk=w.pk).update(schedule="off"), "The schedule is off."),
     (lambda w: Workload.objects.filter(pk=w.pk).update(run_settings={"strategies": ["chunked", "full_magic"]}),
-     "The saved run settings no longer validate (unknown strategy full_magic;"),
+     "The saved run settings no longer validate (unknown strategy 'full_magic';"),
     (lambda w: Workload.objects.filter(pk=w.pk).update(run_settings={"chunk_tokens": 64, "chunk_overlap": 64}),
      "The saved run settings no longer validate (chunk overlap (64 tokens) must be smaller than the chunk size "
      "(64 tokens))"),

@@ -4,7 +4,7 @@ words: the one decision function's (they contradicted each other when each worde
 from django.urls import reverse
 from django.utils.html import escape
 
-from engine import strategies
+from engine import run_settings
 from tests.workloads.pages.conftest import html
 from tests.workloads.summary.test_the_pdf_answers_the_managers_question import _page_text
 from workloads.summary.decision import recommendation
@@ -13,7 +13,7 @@ from workloads.summary.render import render_summary
 
 def test_the_pdf_and_the_planning_page_name_the_same_strategy_at_the_workloads_size(alice_client, this_quarter):
     chosen = recommendation(this_quarter)
-    named = strategies.name(chosen.recommended)
+    named = run_settings.name(chosen.recommended)
     named = named[:1].lower() + named[1:]
 
     pdf, _ = render_summary(this_quarter)

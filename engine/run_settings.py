@@ -1,0 +1,104 @@
+"""A comparison's run settings, in one place: the strategies, their names for people, the defaults, the limits
+and their checks. Plain Python (no torch): the web's model fields, forms, API schema, the CLI and the engine's
+comparison all read them from here.
+
+  full_<mode>  every document and the question in one call, with the engine's attention in that mode.
+  chunked      map-reduce: every chunk is asked, then one more call reduces the chunks' answers.
+
+Why these defaults. The default model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
+thousand tokens, so the sparse budget must be well below that to be a sparse regime at all: window 256, top-k
+256, 2 strided global blocks and a sink block of 64 make a 704-token budget (the engine's kernel-sized defaults,
+window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse would be dense). The exact indexer
+is the regime the Index Share article describes (an indexer as costly as attention's own scores, DeepSeek's
+lightning indexer), and it finds more than the pooled one. Groups of 4 layers are the article's. Chunks of 512
+tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
+"""
+
+from __future__ import annotations
+
+from engine.attention.config import LIMITS as ATTENTION_LIMITS
+from engine.attention.config import AttentionConfig
+from engine.errors import EngineError
+
+FULL_MODES = {
+    "full_index_share": "index_share",
+    "full_naive_sparse": "naive_sparse",
+    "full_dense": "dense",
+    "full_sliding_window": "sliding_window",
+}
+STRATEGIES = (*FULL_MODES, "chunked")
+DEFAULT_STRATEGIES = ("chunked", "full_index_share", "full_naive_sparse", "full_dense")
+# Identifiers stay in the API and JSON; pages, mails and the PDF show these.
+NAMES = {
+    "full_index_share": "Full context with Index Share",
+    "full_naive_sparse": "Full context with naive sparse attention",
+    "full_dense": "Full context with dense attention",
+    "full_sliding_window": "Full context with a sliding window",
+    "chunked": "Chunked",
+}
+# The most tokens any answer may take: probes have short answers (a number, a name, a file name).
+ANSWER_TOKENS = 24
+
+# A run's settings and their defaults: the attention's four that a user tunes, then the comparison's own.
+DEFAULTS = {
+    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "exact",
+    "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0,
+}
+INDEXERS = ("pooled", "exact")
+# Bounds that catch typos; the engine checks the rest against the model (chunk room, block size).
+LIMITS = {
+    **{name: ATTENTION_LIMITS[name] for name in ("group_size", "topk", "global_blocks")},
+    "window": (64, ATTENTION_LIMITS["window"][1]),  # a run's blocks are 64 tokens, and the window covers one at least
+    "chunk_tokens": (16, 1 << 20), "chunk_overlap": (0, 1 << 19), "gate_points": (0, 100),
+}
+MIN_CHUNK_ROOM = 256  # positions a chunk call leaves for the system message, the question and the answer
+
+
+def name(strategy: str) -> str:
+    """The strategy's name for people ("Chunked"); an unknown identifier as it is."""
+    return NAMES.get(strategy, strategy)
+
+
+def check_strategies(names) -> list[str]:
+    """The strategies, each once, in order; an empty or unknown one is refused."""
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        raise EngineError(f"unknown strategy {', '.join(map(repr, unknown)) or '(none given)'}; "
+                          f"choose from {', '.join(STRATEGIES)}")
+    return list(dict.fromkeys(names))
+
+
+def check_values(values: dict) -> dict:
+    """The run's settings, unset ones at their defaults, each within its limits; the chunk overlap below the chunk."""
+    unknown = sorted(set(values) - set(DEFAULTS))
+    if unknown:
+        raise EngineError(f"unknown run setting {', '.join(unknown)}; the settings are {', '.join(DEFAULTS)}")
+    settled = {**DEFAULTS, **{k: v for k, v in values.items() if v is not None}}
+    for key, (low, high) in LIMITS.items():
+        value = settled[key]
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high):
+            raise EngineError(f"{key.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
+    if settled["indexer"] not in INDEXERS:
+        raise EngineError(f"indexer must be one of {', '.join(INDEXERS)}; got {settled['indexer']!r}")
+    if settled["chunk_overlap"] >= settled["chunk_tokens"]:
+        raise EngineError(f"chunk overlap ({settled['chunk_overlap']} tokens) must be smaller than the chunk size "
+                          f"({settled['chunk_tokens']} tokens)")
+    return settled
+
+
+def check_chunk_tokens(chunk_tokens: int, max_positions: int) -> None:
+    # The chunk, the question and the answer share the model's positions.
+    room = max_positions - MIN_CHUNK_ROOM
+    if not LIMITS["chunk_tokens"][0] <= chunk_tokens <= room:
+        raise EngineError(
+            f"chunk size must be between {LIMITS['chunk_tokens'][0]} and {room} tokens: the model has "
+            f"{max_positions} positions, and the question and answer need room; got {chunk_tokens}"
+        )
+
+
+def attention(values: dict, mode: str = "index_share") -> AttentionConfig:
+    """The engine's attention settings for a run's settings (unset ones at their defaults)."""
+    settled = {**DEFAULTS, **{k: v for k, v in values.items() if v is not None}}
+    return AttentionConfig(mode=mode, window=settled["window"], topk=settled["topk"],
+                           global_blocks=settled["global_blocks"], group_size=settled["group_size"],
+                           indexer=settled["indexer"])
