@@ -12,14 +12,13 @@ measured rate is given in ledger FLOPs alone, and says so.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import ledger
-from engine.attention.config import AttentionConfig
+from engine import ledger, run_settings
+from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
 from engine.model.metadata import read_metadata
-from engine.run_settings import ANSWER_TOKENS, FULL_MODES, STRATEGIES
+from engine.run_settings import ANSWER_TOKENS, STRATEGIES
 from workloads import planning
 from workloads.models import ComparisonRun, Workload
 from workloads.targets import model_path
@@ -27,36 +26,6 @@ from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text
 
 CHUNKED = "chunked"
-# The system message, chat template and question around the documents, measured on the sample workload's prompts
-# (about 60 to 80 tokens), as workloads.planning's QUESTION_TOKENS.
-PROMPT_TOKENS = 80
-# The "=== name ===" line that opens each document in a full-context prompt (engine.compare._documents_text).
-HEADER_TOKENS = 12
-# The "- " line each chunk's answer takes in the reduce call (engine.compare._check_chunked_fits).
-ANSWER_LINE_TOKENS = 4
-
-
-def chunk_count(tokens: int, chunk_tokens: int, chunk_overlap: int) -> int:
-    """Chunks of at most chunk_tokens, each after the first repeating chunk_overlap of the previous one."""
-    if tokens <= chunk_tokens:
-        return 1 if tokens else 0
-    return math.ceil((tokens - chunk_overlap) / (chunk_tokens - chunk_overlap))
-
-
-def needed_positions(strategy: str, document_tokens: Sequence[int], chunk_tokens: int, chunk_overlap: int,
-                     answer_tokens: int) -> int:
-    """Positions the strategy's longest call needs, its answer included.
-
-    A full-context call holds every document, the prompt and the answer. Chunked holds one chunk and the prompt,
-    or, in its reduce call, the prompt and one answer line per chunk; the engine refuses the run when either would
-    not fit. The form, the pages and start_run all decide with this one function.
-    """
-    if strategy != CHUNKED:
-        return sum(document_tokens) + HEADER_TOKENS * len(document_tokens) + PROMPT_TOKENS + answer_tokens
-    chunks = sum(chunk_count(t, chunk_tokens, chunk_overlap) for t in document_tokens)
-    longest_map = min(chunk_tokens, max(document_tokens, default=0)) + PROMPT_TOKENS
-    reduce = PROMPT_TOKENS + chunks * (answer_tokens + ANSWER_LINE_TOKENS)
-    return max(longest_map, reduce) + answer_tokens
 
 
 @dataclass(frozen=True)
@@ -137,35 +106,23 @@ def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, 
 def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None) -> Preflight:
     """Every strategy's fit and planned work for the workload's documents and probes as they are now, with the
     run's settings (`values`, as start_run takes them; unset ones are the run's defaults)."""
-    basis = ComparisonRun(**{k: v for k, v in (values or {}).items() if v is not None})  # unsaved: the defaults
-    cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
-                          group_size=basis.group_size, indexer=basis.indexer)
+    settled = {**run_settings.DEFAULTS, **{k: v for k, v in (values or {}).items() if v is not None}}
+    cfg = run_settings.attention(settled)
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     tokens = list(workload.documents.values_list("tokens", flat=True))
     probes = workload.probes.count()
     run, rates = measured_rates(workload)
 
-    def call_flops(mode: str, prompt_tokens: int) -> float:
-        return ledger.call_costs(shape, cfg.replace(mode=mode), prompt_tokens, ANSWER_TOKENS).total_flops
-
+    chunks = estimated_chunks(tokens, settled["chunk_tokens"], settled["chunk_overlap"])
     rows = []
     for strategy in STRATEGIES:
-        positions = needed_positions(strategy, tokens, basis.chunk_tokens, basis.chunk_overlap, ANSWER_TOKENS)
+        plan = call_plan(strategy, tokens, chunks)
+        positions = positions_needed(plan)
         fits = positions <= shape.max_positions
-        if not fits:
-            calls, work = 0, 0.0
-        elif strategy == CHUNKED:
-            counts = [chunk_count(t, basis.chunk_tokens, basis.chunk_overlap) for t in tokens]
-            # Each map call holds one chunk (overlap included) and the prompt; chunks are short, so the engine
-            # runs them, and the reduce call, with dense attention.
-            per_probe = sum(k * call_flops("dense", math.ceil((t + (k - 1) * basis.chunk_overlap) / k) + PROMPT_TOKENS)
-                            for t, k in zip(tokens, counts, strict=True) if k)
-            per_probe += call_flops("dense", PROMPT_TOKENS + sum(counts) * (ANSWER_TOKENS + ANSWER_LINE_TOKENS))
-            calls, work = probes * (sum(counts) + 1), probes * per_probe
-        else:
-            calls, work = probes, probes * call_flops(FULL_MODES[strategy], positions - ANSWER_TOKENS)
+        work = probes * sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
+                                                           ANSWER_TOKENS).total_flops for call in plan) if fits else 0.0
         rate = rates.get(strategy)
-        rows.append(StrategyFit(strategy, positions, fits, calls, work,
+        rows.append(StrategyFit(strategy, positions, fits, probes * calls(plan) if fits else 0, work,
                                 work * rate if rate is not None and fits else None))
     return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, rows,
                      list(chosen), run)

@@ -19,7 +19,8 @@ from django.db.models import Sum
 
 from engine import ledger
 from engine.attention import AttentionConfig
-from engine.run_settings import ANSWER_TOKENS, FULL_MODES
+from engine.call_plan import Call, call_plan, estimated_chunks
+from engine.run_settings import ANSWER_TOKENS
 from engine.model.metadata import read_metadata
 from workloads import periods, pricing
 from workloads.models import ComparisonRun, Workload
@@ -28,9 +29,6 @@ from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
 STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
-# The system message, chat template and question around the documents, measured on
-# the sample workload's prompts (about 60 to 80 tokens).
-QUESTION_TOKENS = 80
 
 
 @dataclass(frozen=True)
@@ -91,20 +89,14 @@ def _documents_tokens(workload: Workload, run: ComparisonRun | None) -> int:
     return workload.documents.aggregate(total=Sum("tokens"))["total"] or 0
 
 
-def _calls(strategy: str, n: int, run: ComparisonRun) -> list[tuple[str, int, int]]:
-    """(attention mode, prompt tokens, count) of the calls one question makes over n tokens of documents."""
-    if strategy in FULL_MODES:
-        return [(FULL_MODES[strategy], n + QUESTION_TOKENS, 1)]
-    step = run.chunk_tokens - run.chunk_overlap
-    chunks = max(1, math.ceil((n - run.chunk_overlap) / step))
-    # Chunks are short: the engine runs their map calls, and the reduce call, with dense attention.
-    return [("dense", run.chunk_tokens + QUESTION_TOKENS, chunks),
-            ("dense", QUESTION_TOKENS + chunks * (ANSWER_TOKENS + 4), 1)]
+def _calls(strategy: str, n: int, run: ComparisonRun) -> list[Call]:
+    """The calls one question makes over n tokens of documents (engine.call_plan, as the runner plans them)."""
+    return call_plan(strategy, [n], estimated_chunks([n], run.chunk_tokens, run.chunk_overlap))
 
 
-def _flops(shape, cfg: AttentionConfig, plan: list[tuple[str, int, int]]) -> float:
-    return sum(count * ledger.call_costs(shape, cfg.replace(mode=mode), tokens, ANSWER_TOKENS).total_flops
-               for mode, tokens, count in plan)
+def _flops(shape, cfg: AttentionConfig, plan: list[Call]) -> float:
+    return sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
+                                              ANSWER_TOKENS).total_flops for call in plan)
 
 
 def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str],
@@ -161,7 +153,7 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
                  f"{dollars(api.output_per_mtok)} out per million tokens (from {api.effective_from}, source: "
                  f"{api.source}); an API bills tokens, whatever the attention.")
     per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
-    return {s: [sum(count * (tokens * per_in + ANSWER_TOKENS * per_out) for _, tokens, count in plan) for plan in plans]
+    return {s: [sum(c.count * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan) for plan in plans]
             for s, plans in calls.items()}
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
-from workloads.fit import needed_positions
+from engine.call_plan import call_plan, estimated_chunks, positions_needed
 
 
 def fit_rows(page: str) -> dict[str, str]:
@@ -16,6 +16,10 @@ def fit_rows(page: str) -> dict[str, str]:
     table = re.search(r'<table class="fit">(.*?)</table>', page).group(1)
     rows = re.findall(r'<tr class="(fits|refuses)"> <th scope="row">(\w+)', table)
     return {strategy: verdict for verdict, strategy in rows}
+
+
+def _needed(strategy: str, tokens: list[int], chunk_tokens: int = 1024, overlap: int = 64) -> int:
+    return positions_needed(call_plan(strategy, tokens, estimated_chunks(tokens, chunk_tokens, overlap)))
 
 
 @pytest.mark.parametrize("page", ["workload_detail", "run_create"])
@@ -27,7 +31,7 @@ def test_it_says_every_full_context_strategy_will_refuse_documents_past_the_posi
                               "full_sliding_window": "refuses", "chunked": "fits"}
     assert f"{MODEL} holds 8,192 positions; the 2 documents hold 24,146 tokens" in text
     # Both documents, a "=== name ===" line each, the question and template, and the answer.
-    assert "about 24,274" in text and needed_positions("full_dense", [9_597, 14_549], 1024, 64, 24) == 24_274
+    assert "about 24,274" in text and _needed("full_dense", [9_597, 14_549]) == 24_274
     assert ("Every full-context strategy chosen (full_index_share, full_naive_sparse, full_dense) would refuse: the "
             f"documents need about 24,274 positions and {MODEL} holds 8,192") in text
 
@@ -41,5 +45,5 @@ def test_it_says_every_strategy_fits_documents_within_the_positions(alice_client
 
 def test_chunked_refuses_when_its_reduce_call_cannot_hold_an_answer_per_chunk():
     # 300 chunks of 1,024 tokens: 300 answer lines of 28 tokens outgrow 8,192 positions.
-    assert needed_positions("chunked", [300 * 960 + 64], 1024, 64, 24) == 80 + 300 * 28 + 24
-    assert needed_positions("chunked", [500], 1024, 64, 24) == 500 + 80 + 24  # one chunk, as long as the document
+    assert _needed("chunked", [300 * 960 + 64]) == 80 + 300 * 28 + 24
+    assert _needed("chunked", [500]) == 500 + 80 + 24  # one chunk, as long as the document

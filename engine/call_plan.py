@@ -1,0 +1,81 @@
+"""The calls each strategy makes for one question: their attention mode, prompt length and count. Torch-free.
+
+The comparison runner counts its progress with it from the real chunks, and the planning and the pre-run checks
+project with it from token counts alone, so the three agree on what a strategy does:
+
+  full_<mode>  one call over every document, the prompt around them, in the strategy's attention mode;
+  chunked      one dense call per chunk (chunk and prompt), then one dense reduce call that reads the prompt and
+               one answer line per chunk. Chunks are short, so they run with dense attention.
+
+Where the real chunks are not known (a projection to 1M tokens, a workload before its run), their count follows the
+splitter's rule of thumb: chunks of at most `chunk_tokens`, each after the first repeating `chunk_overlap`. The
+splitter packs whole paragraphs, so the real count can be a little higher; the runner passes the real chunks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.run_settings import ANSWER_TOKENS, FULL_MODES
+
+# The system message, chat template, document headers and question around the documents, measured on the sample
+# workload's prompts (about 60 to 80 tokens).
+PROMPT_TOKENS = 80
+# The "=== name ===" line that opens each document in a full-context prompt.
+HEADER_TOKENS = 12
+# The "- " line each chunk's answer takes in the reduce call, on top of the answer.
+ANSWER_LINE_TOKENS = 4
+
+
+@dataclass(frozen=True)
+class Call:
+    mode: str  # the attention mode it runs in
+    prompt_tokens: int
+    count: int  # how many such calls one question makes
+
+    @property
+    def positions(self) -> int:
+        """What the call needs of the model's positions: its prompt and the longest answer."""
+        return self.prompt_tokens + ANSWER_TOKENS
+
+
+def chunk_count(tokens: int, chunk_tokens: int, chunk_overlap: int) -> int:
+    """Chunks of at most chunk_tokens over a document of `tokens`, each after the first repeating chunk_overlap."""
+    if tokens <= chunk_tokens:
+        return 1 if tokens else 0
+    return math.ceil((tokens - chunk_overlap) / (chunk_tokens - chunk_overlap))
+
+
+def estimated_chunks(document_tokens: Sequence[int], chunk_tokens: int, chunk_overlap: int) -> list[int]:
+    """The token counts of the chunks the documents would split into (overlap included), by the rule of thumb."""
+    chunks = []
+    for tokens in document_tokens:
+        n = chunk_count(tokens, chunk_tokens, chunk_overlap)
+        if n:
+            chunks += [math.ceil((tokens + (n - 1) * chunk_overlap) / n)] * n
+    return chunks
+
+
+def call_plan(strategy: str, document_tokens: Sequence[int], chunks: Sequence[int]) -> list[Call]:
+    """The calls one question makes in `strategy` over documents of these token counts, split into these chunks."""
+    if strategy in FULL_MODES:
+        prompt = sum(document_tokens) + HEADER_TOKENS * len(document_tokens) + PROMPT_TOKENS
+        return [Call(FULL_MODES[strategy], prompt, 1)]
+    if strategy != "chunked":
+        raise ValueError(f"no call plan for strategy {strategy!r}")
+    # Chunks of one length make one entry: a projection to 1M tokens has thousands of equal chunks.
+    maps = [Call("dense", tokens + PROMPT_TOKENS, count) for tokens, count in sorted(Counter(chunks).items())]
+    reduce = Call("dense", PROMPT_TOKENS + len(chunks) * (ANSWER_TOKENS + ANSWER_LINE_TOKENS), 1)
+    return [*maps, reduce]
+
+
+def calls(plan: Sequence[Call]) -> int:
+    return sum(call.count for call in plan)
+
+
+def positions_needed(plan: Sequence[Call]) -> int:
+    """The positions the plan's longest call needs: a strategy whose plan needs more than the model holds refuses."""
+    return max((call.positions for call in plan), default=0)

@@ -1,0 +1,38 @@
+"""The planning's calls and API dollars, against figures worked out by hand from the run's settings."""
+
+import pytest
+
+from engine import ledger, run_settings
+from engine.call_plan import Call
+from tests.workloads.pages.conftest import make_run, standard_report
+from workloads.planning import _calls, project
+
+
+def test_a_question_over_32k_tokens_makes_these_calls(workload, probe):
+    run = make_run(workload, standard_report(probe))  # chunks of 512 tokens, 64 repeated
+
+    # (32,768 − 64) / 448 = 73 chunks; with their overlaps they hold 32,768 + 72 × 64 = 37,376 tokens, 512 each.
+    assert _calls("chunked", 32_768, run) == [Call("dense", 512 + 80, 73), Call("dense", 80 + 73 * (24 + 4), 1)]
+    # One call over the document, its "=== name ===" line (12) and the prompt (80).
+    assert _calls("full_index_share", 32_768, run) == [Call("index_share", 32_768 + 12 + 80, 1)]
+
+
+def test_the_api_dollars_are_the_calls_tokens_at_the_price_book_prices(workload, probe, prices):
+    make_run(workload, standard_report(probe))
+
+    projection = project(workload)
+
+    # $0.10 in and $0.30 out per million tokens; every call writes at most 24 tokens.
+    chunked = (73 * (592 + 24 * 0.30 / 0.10) + (2124 + 24 * 3)) * 0.10 / 1e6
+    full = (32_860 * 0.10 + 24 * 0.30) / 1e6
+    assert projection.api_dollars["chunked"][0] == pytest.approx(chunked)
+    assert projection.api_dollars["full_index_share"][0] == pytest.approx(full)
+
+
+def test_the_ledger_flops_are_the_calls_at_the_runs_attention(workload, probe):
+    make_run(workload, standard_report(probe))  # run at the default settings
+
+    projection = project(workload)
+
+    dense = run_settings.attention({}, mode="dense")
+    assert projection.flops["full_dense"][0] == ledger.call_costs(ledger.SMOLLM2_135M, dense, 32_860, 24).total_flops
