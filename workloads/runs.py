@@ -11,7 +11,8 @@ from engine.model.metadata import read_metadata
 from engine.strategies import check_chunk_tokens
 from workloads import fit, periods, pricing
 from workloads.models import ComparisonRun, Workload
-from workloads.models.runs import STRATEGIES, UNFINISHED_STATUSES
+from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.models.runs import STRATEGIES
 from workloads.targets import model_path
 
 DEFAULT_STRATEGIES = ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]

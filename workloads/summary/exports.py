@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from workloads.models import ComparisonRun, Summary
-from workloads.models.runs import UNFINISHED_STATUSES
+from workloads.models.jobs import UNFINISHED_STATUSES
 
 
 def request_summary(run: ComparisonRun, user) -> Summary:
