@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import ledger
-from engine.attention.config import AttentionConfig
 from engine.model.metadata import read_metadata
 from engine.strategies import ANSWER_TOKENS, FULL_MODES, STRATEGIES
 from workloads import planning
@@ -138,8 +137,7 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
     """Every strategy's fit and planned work for the workload's documents and probes as they are now, with the
     run's settings (`values`, as start_run takes them; unset ones are the run's defaults)."""
     basis = ComparisonRun(**{k: v for k, v in (values or {}).items() if v is not None})  # unsaved: the defaults
-    cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
-                          group_size=basis.group_size, indexer=basis.indexer)
+    cfg = basis.attention_config()
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     tokens = list(workload.documents.values_list("tokens", flat=True))
     probes = workload.probes.count()
