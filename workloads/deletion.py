@@ -9,7 +9,7 @@ from django.db import transaction
 
 from workloads import changes
 from workloads.models import ComparisonRun, Upload, Workload
-from workloads.models.runs import UNFINISHED_STATUSES
+from workloads.models.jobs import UNFINISHED_STATUSES
 
 
 def what_goes(workload: Workload) -> dict[str, int]:

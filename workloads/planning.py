@@ -55,8 +55,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     on = as_of.day if as_of else periods.today(workload)
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
-    cfg = AttentionConfig(window=basis.window, topk=basis.topk, global_blocks=basis.global_blocks,
-                          group_size=basis.group_size, indexer=basis.indexer)
+    cfg = basis.attention_config()
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
     flops = {s: [_flops(shape, cfg, plan) for plan in calls[s]] for s in STRATEGIES}

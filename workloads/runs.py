@@ -9,9 +9,9 @@ from django.utils import timezone
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
 from engine import run_settings
-from workloads import fit, periods, pricing
+from workloads import dispatch, fit, periods, pricing
 from workloads.models import ComparisonRun, Workload
-from workloads.models.runs import UNFINISHED_STATUSES
+from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.targets import model_path
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
@@ -46,8 +46,6 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     full-context strategy it chose would refuse (workloads.fit), it is queued only with confirm_refusals: such a
     run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
     """
-    from workloads.tasks import run_comparison
-
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
     values = {k: v for k, v in values.items() if v is not None}
     unexpected = set(values) - set(SETTINGS)
@@ -73,7 +71,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         if trigger == ComparisonRun.Trigger.MANUAL:
             workload.run_settings = {"strategies": strategies, **values}
             workload.save(update_fields=["run_settings"])
-        run_comparison.delay_on_commit(run.pk)
+        dispatch.queue_comparison(run.pk)
     return run
 
 

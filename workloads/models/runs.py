@@ -5,20 +5,21 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from engine import run_settings
+from engine.attention.config import AttentionConfig
 from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
 from workloads.periods import period_of
 
+from workloads.models.jobs import Job, status_field
 from workloads.models.prices import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
 
 # A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
 # (workloads.schedules). A failed or cancelled run does not, so its period can be fired again.
 STANDING_STATUSES = ("queued", "running", "succeeded")
-# A job (run, upload, summary, e-mail) in one of these still has a worker to come or at work on it.
-UNFINISHED_STATUSES = ("queued", "running")
 
 
-class ComparisonRun(models.Model):
+class ComparisonRun(Job):
     """One comparison of strategies on a workload: what was asked, how it went, what it measured."""
 
     class Status(models.TextChoices):
@@ -59,14 +60,10 @@ class ComparisonRun(models.Model):
     time_zone = models.CharField(max_length=64, editable=False, default="UTC")
 
     # How it went.
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    status = status_field(Status, db_index=True)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     progress_message = models.CharField(max_length=300, blank=True)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     # What produced it, and the engine's whole report as it came.
     device = models.CharField(max_length=200, blank=True)
@@ -88,8 +85,7 @@ class ComparisonRun(models.Model):
     # When its prices or its changes were last recorded: a PDF summary begun before then is out of date.
     compared_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    class Meta(Job.Meta):
         constraints = [
             # One scheduled run stands for each period, even if beat fires twice.
             models.UniqueConstraint(fields=["workload", "period"], name="one_scheduled_run_per_period",
@@ -111,9 +107,11 @@ class ComparisonRun(models.Model):
         """The day it was queued, on its organisation's clock then: the day of its period and of its prices."""
         return self.created_at.astimezone(zoneinfo.ZoneInfo(self.time_zone)).date()
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED, self.Status.CANCELLED)
+    def attention_config(self) -> AttentionConfig:
+        """The engine's attention settings for this run's columns; the rest (block size, sink blocks, dense layers)
+        are the engine's defaults. Its mode is the engine's default too: each strategy runs, and the ledger counts
+        each call, in a mode of its own (`.replace(mode=...)`)."""
+        return run_settings.attention({name: getattr(self, name) for name in run_settings.DEFAULTS})
 
     @property
     def progress_percent(self) -> int:

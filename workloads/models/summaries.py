@@ -1,10 +1,11 @@
 from django.conf import settings
 from django.db import models
 
+from workloads.models.jobs import Job, status_field
 from workloads.models.runs import ComparisonRun
 
 
-class Summary(models.Model):
+class Summary(Job):
     """A manager's PDF summary of a run, rendered by a task and kept in the database.
 
     A run can be exported again (after a re-price, say); the newest finished one is the one served.
@@ -18,19 +19,14 @@ class Summary(models.Model):
 
     run = models.ForeignKey(ComparisonRun, on_delete=models.CASCADE, related_name="summaries")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    status = status_field(Status)
     pdf = models.BinaryField(null=True, blank=True)
     pages = models.PositiveIntegerField(default=0)
     # The decision, the monthly figures and the alerts as the PDF states them: a mail's body quotes these,
     # so that it never contradicts its attachment after the run is re-priced.
     digest = models.TextField(blank=True)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    class Meta(Job.Meta):
         verbose_name_plural = "summaries"
 
     def __str__(self) -> str:
@@ -43,7 +39,7 @@ class Summary(models.Model):
         return bool(compared_at and self.started_at and compared_at > self.started_at)
 
 
-class SummaryEmail(models.Model):
+class SummaryEmail(Job):
     """One sending of a summary's PDF to the organisation's recipients, sent by a task.
 
     The schedule's own export is sent on its own (requested_by is empty); a member can send any
@@ -65,14 +61,7 @@ class SummaryEmail(models.Model):
     recipients = models.TextField(help_text="one address per line")
     delivered = models.TextField(blank=True, help_text="those of the recipients the mail server took, one per line")
     refused = models.TextField(blank=True, help_text="those it refused for good, one per line: address (its answer)")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
+    status = status_field(Status)
 
     def __str__(self) -> str:
         return f"e-mail {self.pk} of summary {self.summary_id}"

@@ -2,13 +2,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
 
+from workloads.models.jobs import Job, status_field
 from workloads.models.workloads import Document, Workload
 
 
 NOTHING_KEPT = "nothing kept"
 
 
-class Upload(models.Model):
+class Upload(Job):
     """Files a user sent at once; a Celery task extracts them into Documents."""
 
     class Status(models.TextChoices):
@@ -19,21 +20,10 @@ class Upload(models.Model):
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="uploads")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    status = status_field(Status)
     files_done = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
     # A new version of a file replaces the text of the document of its name, instead of being skipped.
     replace_same_names = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
 
     @cached_property
     def nothing_kept(self) -> bool:

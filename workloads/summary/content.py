@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.attention.config import AttentionConfig
 from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
 
@@ -181,9 +180,8 @@ def _prices(run: ComparisonRun) -> list[PriceRow]:
 def _attention(run: ComparisonRun) -> dict:
     """The engine's attention settings as the run used them (the report has them all, the run's columns most)."""
     reported = ((run.report or {}).get("settings") or {}).get("attention") or {}
-    defaults = vars(AttentionConfig())
-    return {name: getattr(run, name) if hasattr(run, name) else reported.get(name, default)
-            for name, default in defaults.items()}
+    return {name: value if hasattr(run, name) else reported.get(name, value)
+            for name, value in vars(run.attention_config()).items()}
 
 
 def _settings(run: ComparisonRun) -> list[tuple[str, object]]:

@@ -15,8 +15,9 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from workloads import dispatch
 from workloads.models import ComparisonRun, Summary
-from workloads.models.runs import UNFINISHED_STATUSES
+from workloads.models.jobs import UNFINISHED_STATUSES
 
 
 def request_summary(run: ComparisonRun, user) -> Summary:
@@ -27,8 +28,6 @@ def request_summary(run: ComparisonRun, user) -> Summary:
     one PDF. An older one has most likely lost its message (queued jobs are never swept) and no longer
     stands in the way.
     """
-    from workloads.tasks import export_summary
-
     if run.status != ComparisonRun.Status.SUCCEEDED:
         raise ValidationError(f"run {run.pk} is {run.status}: only a succeeded run has a summary to export")
     person = user if user and user.is_authenticated else None
@@ -39,7 +38,7 @@ def request_summary(run: ComparisonRun, user) -> Summary:
             raise ValidationError(f"an export of run {run.pk} is already {pending.status}: its PDF will appear on the "
                                   "run's page when it is ready")
         summary = Summary.objects.create(run=run, requested_by=person)
-        export_summary.delay_on_commit(summary.pk)
+        dispatch.queue_summary(summary.pk)
     return summary
 
 

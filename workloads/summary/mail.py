@@ -2,7 +2,8 @@
 
 Managers do not open dashboards: the schedule's own export of a run is mailed as soon as
 it is rendered, and a member can mail any finished summary again. Sending happens in the
-workloads.email_summary task; this module queues it and writes the message.
+workloads.email_summary task; this module queues it, writes the message, and decides from the mail server's
+answers who got it and whether to try again later.
 """
 
 from __future__ import annotations
@@ -18,9 +19,21 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from workloads import dispatch
 from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
 from workloads.summary.decision import decision, monthly
 from workloads.summary.exports import filename, in_flight
+
+# A mail server down for a restart, or answering "try again later" (4xx), gets three more tries over half an hour.
+RETRY_DELAYS_S = (60, 300, 1800)
+
+
+class TryAgain(Exception):
+    """The mailing is queued again, to be tried in `delay` seconds; `cause` is the error that stopped this try."""
+
+    def __init__(self, delay: int, cause: Exception | None = None):
+        super().__init__(f"trying again in {delay} s")
+        self.delay, self.cause = delay, cause
 
 
 def request_email(summary: Summary, user) -> SummaryEmail:
@@ -31,8 +44,6 @@ def request_email(summary: Summary, user) -> SummaryEmail:
     for by the organisation's members in the last hour: a script in a loop must not flood the managers'
     inboxes.
     """
-    from workloads.tasks import email_summary
-
     if summary.status != Summary.Status.DONE:
         raise ValidationError(f"summary {summary.pk} is {summary.status}: only a finished PDF can be e-mailed")
     organisation = summary.run.workload.organisation
@@ -45,7 +56,7 @@ def request_email(summary: Summary, user) -> SummaryEmail:
         if person is not None:
             _check_rate(summary, organisation)
         email = SummaryEmail.objects.create(summary=summary, recipients="\n".join(recipients), requested_by=person)
-        email_summary.delay_on_commit(email.pk)
+        dispatch.queue_email(email.pk)
     return email
 
 
@@ -117,3 +128,61 @@ def message(email: SummaryEmail, to: list[str]) -> EmailMessage:
                         body="\n".join(lines), to=to)
     mail.attach(filename(summary), bytes(summary.pdf), "application/pdf")
     return mail
+
+
+def deliver(email: SummaryEmail, attempt: int) -> None:
+    """Send a claimed mailing's try number `attempt` (0 first) and record how it went: sent to all, partly sent or
+    failed, or, while tries remain after a connection that failed or a "try later" (4xx) answer, queued again by
+    raising TryAgain.
+
+    Each try goes to the addresses neither taken nor refused for good (5xx) yet: a retry reaches only
+    those told to try later (4xx) or not reached at all.
+    """
+    try:
+        refused = send(email)
+    except OSError as exc:  # unreachable, timed out, or an answer to the whole mail (its sender, its data)
+        reason = f"the mail server did not take it: {exc}"
+        if _transient(exc):
+            _try_again(email, attempt, reason, exc)
+        _end(email, reason)
+        return
+    for_good = {address: answer for address, answer in refused.items() if answer[0] >= 500}
+    took = [address for address in email.undelivered if address not in refused]
+    email.delivered = "\n".join([*email.delivered_addresses, *took])
+    email.refused = "\n".join([*email.refused.splitlines(), *_refusals(for_good)])
+    SummaryEmail.objects.filter(pk=email.pk).update(delivered=email.delivered, refused=email.refused)
+    later = {address: answer for address, answer in refused.items() if address not in for_good}
+    reason = "the mail server said to try later: " + "; ".join(_refusals(later)) if later else ""
+    if later:
+        _try_again(email, attempt, reason)
+    _end(email, reason)
+
+
+def _refusals(answers: dict[str, tuple[int, str]]) -> list[str]:
+    return [f"{address} ({code} {reply})" for address, (code, reply) in answers.items()]
+
+
+def _transient(exc: OSError) -> bool:
+    """A connection that failed or a 4xx answer may pass later; a 5xx answer is final."""
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 400 <= exc.smtp_code < 500
+    return True
+
+
+def _try_again(email: SummaryEmail, attempt: int, reason: str, exc: Exception | None = None) -> None:
+    """Queue the mailing again for a later try, while tries remain (raising TryAgain); else return."""
+    if attempt >= len(RETRY_DELAYS_S):
+        return
+    delay = RETRY_DELAYS_S[attempt]
+    # Queued again, so that the retry can claim it like the first delivery did.
+    SummaryEmail.objects.filter(pk=email.pk).update(status=SummaryEmail.Status.QUEUED,
+                                                    error=f"trying again in {delay} s: {reason}")
+    raise TryAgain(delay, exc)
+
+
+def _end(email: SummaryEmail, reason: str) -> None:
+    """Sent to all, partly sent, or failed; the error names every refusal for good and the last reason."""
+    status = (SummaryEmail.Status.SENT if not email.missed
+              else SummaryEmail.Status.PARTIAL if email.delivered else SummaryEmail.Status.FAILED)
+    for_good = "the mail server refused " + "; ".join(email.refused.splitlines()) if email.refused else ""
+    SummaryEmail.finish(email.pk, status, error="; ".join(part for part in (for_good, reason) if part))

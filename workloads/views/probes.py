@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import access
+from workloads import access, dispatch
 from workloads.forms import ProbeForm, ProbeGenerationForm
 from workloads.models import Probe, Role, Workload
 from workloads.views.methods import form_page
@@ -60,8 +60,6 @@ def probe_delete(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
-    from workloads.tasks import generate_probes  # as in workloads.runs: the task module loads only when used
-
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     form = ProbeGenerationForm(request.POST)
     if not form.is_valid():
@@ -70,6 +68,6 @@ def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
     if not workload.documents.exists():
         messages.error(request, "Upload documents first: probes are generated from them.")
         return redirect("workload_detail", pk=workload.pk)
-    generate_probes.delay_on_commit(workload.pk, form.cleaned_data["limit"])
+    dispatch.queue_probe_generation(workload.pk, form.cleaned_data["limit"])
     messages.success(request, "Generating probes from the documents: they will appear here shortly.")
     return redirect("workload_detail", pk=workload.pk)

@@ -9,6 +9,7 @@ from django.db import connections
 from django.test import override_settings
 
 from workloads import tasks
+from workloads.extraction import extract_file
 from workloads.models import Document, Upload
 from workloads.uploads import store_upload
 
@@ -19,14 +20,13 @@ def _extract_both_at_once(monkeypatch, uploads: list[Upload]) -> None:
     """Each upload's task in its own thread and database connection; both finish reading their files before
     either saves, so each read the workload's documents before the other saved any."""
     both_extracted = threading.Barrier(len(uploads), timeout=60)
-    extract_file = tasks.extract_file
 
     def extract_then_wait(*args, **kwargs):
         entries = extract_file(*args, **kwargs)
         both_extracted.wait()
         return entries
 
-    monkeypatch.setattr(tasks, "extract_file", extract_then_wait)
+    monkeypatch.setattr("workloads.uploads.extract_file", extract_then_wait)
     errors = []
 
     def run(upload: Upload) -> None:

@@ -18,7 +18,7 @@ def test_the_number_goes_to_the_task(alice_client, workload, document, django_ca
     with django_capture_on_commit_callbacks() as callbacks:
         alice_client.post(reverse("probes_generate", args=[workload.pk]), {"limit": "12"})
 
-    assert [c.args for c in callbacks] == [(workload.pk, 12)]
+    assert [c.args for c in callbacks] == [("workloads.generate_probes", (workload.pk, 12))]
 
 
 @pytest.mark.parametrize("limit,error", [

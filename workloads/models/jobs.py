@@ -1,0 +1,66 @@
+"""What every job table shares: a status that a worker moves from queued to running to an outcome, the error that
+ended it, and when it was asked for, claimed and finished.
+
+Runs, uploads, summaries and summary e-mails are jobs. Each table names its own outcomes ("succeeded", "done",
+"sent", ...) beside the three every job has, queued, running and failed; the methods below move a row between them
+with one conditional UPDATE each, so that a task delivered twice, a cancel, or the sweep of lost jobs never
+overwrites an outcome another process recorded first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import models
+from django.utils import timezone
+
+QUEUED, RUNNING, FAILED = "queued", "running", "failed"
+# A job in one of these still has a worker to come or at work on it.
+UNFINISHED_STATUSES = (QUEUED, RUNNING)
+
+
+def status_field(choices: type[models.TextChoices], **options) -> models.CharField:
+    """A job table's status column: its own outcomes among `choices`, besides queued, running and failed."""
+    assert {QUEUED, RUNNING, FAILED} <= set(choices.values), f"{choices} lacks a status every job has"
+    return models.CharField(max_length=10, choices=choices.choices, default=QUEUED, **options)
+
+
+class Job(models.Model):
+    """A row a Celery task works on. A concrete table adds `status = status_field(Status)`."""
+
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-pk"]
+
+    @property
+    def finished(self) -> bool:
+        return self.status not in UNFINISHED_STATUSES
+
+    @classmethod
+    def claim(cls, pk: int) -> bool:
+        """Queued -> running, stamped, in one conditional UPDATE; whether this caller won the row. A task delivered
+        twice finds it taken, and a cancelled run is never started."""
+        return bool(cls.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=timezone.now()))
+
+    @classmethod
+    def finish(cls, pk: int, status: str, **fields) -> bool:
+        """Running -> `status`, stamped, with `fields` set too; whether it was still running. A run cancelled
+        meanwhile, or a job the sweep already failed, keeps what it says."""
+        return bool(cls.objects.filter(pk=pk, status=RUNNING).update(status=status, finished_at=timezone.now(),
+                                                                      **fields))
+
+    @classmethod
+    def fail(cls, pk: int, error: str) -> bool:
+        """Running -> failed, saying why; whether it was still running."""
+        return cls.finish(pk, FAILED, error=error)
+
+    @classmethod
+    def fail_lost(cls, started_before: dt.datetime, error: str) -> int:
+        """Fail the jobs still running that a worker claimed before `started_before`; how many."""
+        return cls.objects.filter(status=RUNNING, started_at__lt=started_before).update(
+            status=FAILED, finished_at=timezone.now(), error=error)
