@@ -21,8 +21,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import autotune_configs, dot
+from engine.attention.kernels.portable import autotune_configs, check_block_size, dot
 from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.kernels.score_inputs import check_score_inputs
 from engine.attention.layout import QueryLayout
@@ -114,9 +113,7 @@ def exact_scores(
     Written into `out` when given.
     """
     out = check_score_inputs(q, k, layout, out)
-    bs = layout.block_size
-    if bs < MIN_KERNEL_BLOCK or bs & (bs - 1):
-        raise ValueError(f"the Triton kernels take a power-of-two block size of at least {MIN_KERNEL_BLOCK}, got {bs}")
+    check_block_size(layout.block_size)
     if layout.kv_len * k.stride(2) >= 2**31 or (q.shape[1] // k.shape[1]) * q.stride(1) >= 2**31:
         raise ValueError(f"{layout.kv_len} keys at these strides pass the kernel's int32 offsets within a head")
     q, k = (t if t.stride(-1) == 1 else t.contiguous() for t in (q, k))

@@ -18,8 +18,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
+from engine.attention.kernels.portable import INTERPRETED, autotune_configs, check_block_size, dot
 
 # tl.dot needs at least 16 rows: a GQA group (7 heads for Qwen2.5-7B) is padded up to this.
 _MIN_DOT_ROWS = 16
@@ -200,8 +199,7 @@ def check_inputs(q, k, v, block_idx, block_size: int, out: torch.Tensor | None) 
         raise ValueError(f"head dim must be 1..256, got {d}")
     if tk < 1:
         raise ValueError("decode needs at least the query's own key")
-    if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
-        raise ValueError(f"block size must be a power of two of at least {MIN_KERNEL_BLOCK}, got {block_size}")
+    check_block_size(block_size)
     if out is None:
         out = torch.empty_like(q)
     if tuple(out.shape) != tuple(q.shape) or out.dtype != q.dtype:

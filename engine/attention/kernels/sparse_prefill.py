@@ -20,8 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
+from engine.attention.kernels.portable import INTERPRETED, autotune_configs, check_block_size, dot
 from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.layout import QueryLayout
 
@@ -173,8 +172,7 @@ def check_inputs(q, k, v, block_idx, block_size: int) -> QueryLayout:
         raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} disagree on batch, head dim or head groups")
     if not 1 <= tq <= tk:
         raise ValueError(f"queries must be the last of the keys: {tq} queries, {tk} keys")
-    if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
-        raise ValueError(f"the Triton kernels take a power-of-two block size of at least 16, got {block_size}")
+    check_block_size(block_size)
     if d > 256:
         raise ValueError(f"head dim {d} is past the kernels' 256")
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float32, torch.float16, torch.bfloat16):
