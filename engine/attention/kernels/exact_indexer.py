@@ -108,9 +108,12 @@ def exact_scores(
 ) -> torch.Tensor:
     """Exact block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
 
-    score(qb, kb) = max over the query heads sharing a KV head, the real queries of qb
-    and the keys of kb of q . k, for kb before qb's own block; -inf from there on.
-    Written into `out` when given.
+    score(qb, kb) = max over the query heads sharing a KV head, qb's real queries and kb's
+    keys of q . k, defined for kb before qb's own block.
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    From qb's own block on the kernel writes -inf.
     """
     out = check_score_inputs(q, k, layout, out)
     check_block_size(layout.block_size)

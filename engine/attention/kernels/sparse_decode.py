@@ -2,7 +2,7 @@
 
 Same signature and shapes as engine.attention.reference.sparse_decode:
     q [B, HQ, 1, D]; k, v [B, HKV, Tk, D], the query at position Tk-1;
-    block_idx [B, HKV, 1, S] ascending key block ids, -1 padding at the end;
+    block_idx [B, HKV, 1, S] ascending key block ids, -1 padding last;
     returns [B, HQ, 1, D] in q's dtype.
 
 Decode has one query row per head, far too little work for a program per head, so
@@ -252,9 +252,9 @@ def sparse_decode(
 ) -> torch.Tensor:
     """One new token per sequence against its selected key blocks.
 
-    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D] (the query is position Tk-1);
-    block_idx: [B, HKV, 1, S] key block ids, -1 = padding. Returns [B, HQ, 1, D] in
-    q's dtype, written into `out` when given (same shape and dtype as q).
+    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D], the query at position Tk-1.
+    block_idx: [B, HKV, 1, S] ascending key block ids, -1 padding last.
+    out: [B, HQ, 1, D] to write into, or None. Returns [B, HQ, 1, D] in q's dtype.
     """
     out = check_inputs(q, k, v, block_idx, block_size, out)
     _launch(q, k, v, block_idx, scale, block_size, out)

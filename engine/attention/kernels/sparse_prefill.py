@@ -204,12 +204,16 @@ def block_sparse_attention(
 ) -> torch.Tensor:
     """One softmax over the union of selected key blocks, causal inside each block.
 
-    block_idx: [B, HKV, NQB, S] key block ids per query block (absolute block grid,
-    -1 = padding last). plan: the reference's gather plan, accepted so that the two
-    share a signature; the kernel reads block_idx directly. out: [B, HQ, Tq, D] to
-    write into (tests pass one full of NaN); by default it is allocated as a view of
-    [B, Tq, HQ, D] memory, the layout the model's output projection reads, so the
-    transpose after attention costs no copy. Returns [B, HQ, Tq, D] in q's dtype.
+    q: [B, HQ, Tq, D]; k, v: [B, HKV, Tk, D], the queries the last Tq of the Tk positions.
+    block_idx: [B, HKV, NQB, S] ascending key block ids per query block on the absolute
+    block grid, -1 padding last (selection.block_index's format). plan: the reference's
+    GatherPlan of the same index, or None. out: [B, HQ, Tq, D] to write into, or None.
+    Returns [B, HQ, Tq, D] in q's dtype.
+
+    The kernel ignores `plan` (it reads block_idx directly; the argument keeps the two
+    signatures one). Without `out` the result is allocated as a view of [B, Tq, HQ, D]
+    memory, the layout the model's output projection reads, so the transpose after
+    attention costs no copy.
     """
     layout = check_inputs(q, k, v, block_idx, block_size)
     b, hq, tq, d = q.shape
