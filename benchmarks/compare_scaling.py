@@ -12,7 +12,6 @@ Writes benchmarks/compare_scaling.json and prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -23,6 +22,7 @@ import torch  # noqa: E402
 
 from engine import compare as cmp  # noqa: E402
 from engine.documents import Document, read_documents  # noqa: E402
+from engine.jsonfile import write_json_atomic  # noqa: E402
 from engine.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 from engine.probes import load_probes  # noqa: E402
@@ -56,7 +56,7 @@ def main() -> None:
         print(f"{times}x done", flush=True)
     out = {"date": date.today().isoformat(), "device": device_name(torch.device("cpu")), "model": lm.name,
            "probes": len(probes), "torch": torch.__version__, "rows": rows}
-    (HERE / "compare_scaling.json").write_text(json.dumps(out, indent=2) + "\n")
+    write_json_atomic(HERE / "compare_scaling.json", out)
     print(f"\n{lm.name}, {len(probes)} probes, {out['device']}, {out['date']}\n")
     print("| scale | document tokens | strategy | calls | tokens in | wall s | device s | TFLOP |")
     print("|---:|---:|---|---:|---:|---:|---:|---:|")

@@ -12,7 +12,6 @@ Writes benchmarks/cpu_prefill.json and prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -27,6 +26,7 @@ import transformers  # noqa: E402
 from engine import ledger  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.generate import generate  # noqa: E402
+from engine.jsonfile import write_json_atomic  # noqa: E402
 from engine.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 
@@ -95,7 +95,7 @@ def main() -> None:
         "model": lm.name, "dtype": "bfloat16", "attention": AttentionConfig().__dict__,
         "repeats": args.repeats, "rows": rows,
     }
-    (HERE / "cpu_prefill.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_json_atomic(HERE / "cpu_prefill.json", report)
     print(f"\nDevice: {report['device']}; torch {torch.__version__}; median of {args.repeats} interleaved rounds\n")
     print("| tokens | mode | indexer | prefill s | time vs dense | ledger FLOPs vs dense |")
     print("|---:|---|---|---:|---:|---:|")

@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.jsonfile import write_json_atomic  # noqa: E402
+
 TOLERANCE = {"float32": 1e-3, "bfloat16": 1e-2}
 
 
@@ -224,7 +226,7 @@ def main() -> int:
         print(f"no tiling ran right: {kernel}, {case}, {dtype}")
     bad += len(unserved) if args.kept else 0
     if args.out:
-        args.out.write_text(json.dumps(rows, indent=1))
+        write_json_atomic(args.out, rows)
     return 1 if bad else 0
 
 

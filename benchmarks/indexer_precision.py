@@ -15,7 +15,6 @@ as real keys do. Writes benchmarks/indexer_precision.json.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -27,6 +26,7 @@ import torch  # noqa: E402
 from engine.attention.config import AttentionConfig  # noqa: E402
 from engine.attention.layout import QueryLayout  # noqa: E402
 from engine.attention.selection import block_index  # noqa: E402
+from engine.jsonfile import write_json_atomic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 HQ, HKV, D = 32, 8, 128
@@ -92,7 +92,7 @@ def main() -> None:
     rows = [row for tokens in parser.parse_args().tokens for row in measure(tokens, cfg)]
     report = {"date": date.today().isoformat(), "device": "cpu, this 2-core machine (TF32 truncation emulated)",
               "heads": [HQ, HKV, D], "inputs": "bfloat16", "attention": cfg.__dict__, "rows": rows}
-    (HERE / "indexer_precision.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_json_atomic(HERE / "indexer_precision.json", report)
     for r in rows:
         print(f"{r['tokens']} tokens, {r['change']}: score error {r['score_relative_error']:.2e}, rows with the "
               f"same selection {r['rows_with_the_same_selection']:.2%}, selected ids changed "

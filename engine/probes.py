@@ -43,7 +43,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -52,6 +51,7 @@ from pathlib import Path
 
 from engine.documents import Document
 from engine.errors import EngineError
+from engine.jsonfile import write_text_atomic
 
 KINDS = ("retrieval", "cross_reference", "multi_hop", "user")
 FIELDS = ("question", "answer", "kind", "source", "passage")
@@ -85,21 +85,8 @@ def load_probes(path: str | os.PathLike) -> list[Probe]:
 
 
 def save_probes(probes: Iterable[Probe], path: str | os.PathLike) -> None:
-    """Write probes as JSON Lines that load_probes reads back unchanged.
-
-    The file is written to a temporary file beside it and then renamed over it, so a
-    reader never sees half a file and a failed write leaves the old file intact.
-    """
-    path = Path(path)
-    lines = [json.dumps(_record(probe), ensure_ascii=False) + "\n" for probe in probes]
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", delete=False)
-    try:
-        with handle:
-            handle.writelines(lines)
-        os.replace(handle.name, path)
-    except BaseException:
-        os.unlink(handle.name)
-        raise
+    """Write probes as JSON Lines that load_probes reads back unchanged, whole or not at all (engine.jsonfile)."""
+    write_text_atomic(path, "".join(json.dumps(_record(probe), ensure_ascii=False) + "\n" for probe in probes))
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:

@@ -3,9 +3,9 @@
 Each chart has a stable name: its element is `<div id="chart-<name>" data-chart="<name>">`,
 and static/js/charts.js draws every such element with Plotly.newPlot. A chart with
 nothing to plot carries a sentence instead of a figure. Dollar charts leave unpriced
-results out and say so in a note: a missing price is never plotted as $0. Refused
-strategies are left out of every chart; the page says so once (refusal_notes), not
-under each chart.
+results out and say so in a note, worded as in the PDF (workloads.chart_notes): a missing
+price is never plotted as $0. Refused strategies are left out of every chart; the page
+says so once (refusal_notes), not under each chart.
 """
 
 from __future__ import annotations
@@ -18,16 +18,13 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from django.utils import timezone
 
+from workloads import chart_notes
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.runs import STRATEGIES
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
 COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))
 COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9ca3af"}
-# What the charts, here and in the PDF, say when a projection's $0 costs make them draw dollars on a
-# linear axis (Projection.has_zero_dollars).
-ZERO_DOLLARS_NOTE = ("Some costs are $0 (a price of $0), which a logarithmic axis cannot draw: "
-                     "the dollar axis is linear.")
 
 
 @dataclass(frozen=True)
@@ -111,20 +108,16 @@ def workload_refusals(workload: Workload) -> list[str]:
 
 
 def _unpriced_notes(results: Iterable[StrategyResult]) -> list[str]:
-    notes = []
-    for r in results:
-        if not r.refused and r.device_dollars is None:
-            why = r.run.pricing_error or "it has not been priced yet"
-            notes.append(f"{_run_label(r.run)} is left out because it has no dollar figures: {why}")
-    return notes
+    return [chart_notes.unpriced(_run_label(r.run), r.run.pricing_error)
+            for r in results if not r.refused and r.device_dollars is None]
 
 
-def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, dollars: bool) -> Chart:
+def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, missing: str, dollars: bool) -> Chart:
     results = _history(workload)
     if not results:
         return _chart(name, title, None, "No comparison has finished yet, so there is no history to chart.")
     notes = _unpriced_notes(results) if dollars else []
-    notes += [f"{r.strategy} in {_run_label(r.run)} has no {yaxis} and is left out"
+    notes += [chart_notes.no_value(r.strategy, _run_label(r.run), missing)
               for r in results if not r.refused and value(r) is None and not (dollars and r.device_dollars is None)]
     fig = _figure("run date", yaxis)
     plotted = []
@@ -149,17 +142,19 @@ def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, 
 def cost_over_time(workload: Workload) -> Chart:
     """Device dollars per strategy for each succeeded run, at the prices in force on the run's date."""
     return _over_time("cost-over-time", "Device cost per strategy", workload, "device dollars per run",
-                      lambda r: r.device_dollars, dollars=True)
+                      lambda r: r.device_dollars, missing="dollar figure", dollars=True)
 
 
 def accuracy_over_time(workload: Workload) -> Chart:
     return _over_time("accuracy-over-time", "Accuracy per strategy", workload, "probes answered correctly (%)",
-                      lambda r: None if r.accuracy is None else round(r.accuracy * 100, 2), dollars=False)
+                      lambda r: None if r.accuracy is None else round(r.accuracy * 100, 2), missing="accuracy",
+                      dollars=False)
 
 
 def unit_cost_over_time(workload: Workload) -> Chart:
     return _over_time("unit-cost-over-time", f"Device cost per {workload.unit}", workload,
-                      f"device dollars per {workload.unit}", lambda r: r.unit_device_dollars, dollars=True)
+                      f"device dollars per {workload.unit}", lambda r: r.unit_device_dollars,
+                      missing=f"dollar figure per {workload.unit}", dollars=True)
 
 
 def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
@@ -210,7 +205,6 @@ def planning(projection) -> Chart:
     name, title = "planning", "Projected cost against context length"
     if not projection.lengths:
         return _chart(name, title, None, "There is nothing to project yet.")
-    notes = []
     if projection.device_dollars is not None or projection.api_dollars is not None:
         fig = _figure("context length (tokens)", "dollars per question")
         fig.update_yaxes(tickprefix="$")
@@ -220,23 +214,15 @@ def planning(projection) -> Chart:
                 fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy} ({label})",
                                          mode="lines+markers",
                                          line=dict(color=COLOURS.get(strategy, "#444444"), dash=dash)))
-        if projection.device_dollars is None:
-            notes.append("Device dollars are not shown: there is no measured run to calibrate them, or no GPU price.")
-        if projection.api_dollars is None:
-            notes.append("API dollars are not shown: no API price is in force for this workload's model.")
-        if projection.has_zero_dollars:
-            notes.append(ZERO_DOLLARS_NOTE)
     else:
         fig = _figure("context length (tokens)", "FLOPs per question (ledger)")
         fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
         for strategy, values in projection.flops.items():
             fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=strategy, mode="lines+markers",
                                      line=dict(color=COLOURS.get(strategy, "#444444"))))
-        notes.append("No dollars to show (no calibrating run, no prices in force): "
-                     "the chart shows ledger FLOPs instead.")
     fig.update_xaxes(type="log", exponentformat="SI")
     if projection.has_zero_dollars:
         fig.update_yaxes(type="linear", rangemode="tozero")
     else:
         fig.update_yaxes(type="log", rangemode="normal")
-    return _chart(name, title, fig, notes=notes)
+    return _chart(name, title, fig, notes=chart_notes.projection_notes(projection))

@@ -27,9 +27,6 @@ import torch
 from engine.backend_names import BACKEND_ENV, check_name, triton_installed
 from engine.errors import EngineError
 
-# The kernels' smallest block: tl.dot needs 16 along every dimension.
-MIN_KERNEL_BLOCK = 16
-
 log = logging.getLogger(__name__)
 
 
@@ -59,11 +56,17 @@ def resolve(name: str | None, device: torch.device, block_size: int | None = Non
     """
     name = check_name(name or os.environ.get(BACKEND_ENV) or "auto")
     if name == "auto":
-        kernel_fits = block_size is None or block_size >= MIN_KERNEL_BLOCK
-        name = "triton" if device.type == "cuda" and kernel_fits and triton_installed() else "torch"
+        name = "triton" if device.type == "cuda" and triton_installed() and _kernel_fits(block_size) else "torch"
     backend = _torch_backend() if name == "torch" else _triton_backend(device)
     log.info("attention backend: %s%s on %s", backend.name, " (interpreter)" if backend.interpreted else "", device)
     return backend
+
+
+def _kernel_fits(block_size: int | None) -> bool:
+    # Imported here, on CUDA only: the kernels' module imports Triton, which must not load at import time.
+    from engine.attention.kernels.portable import MIN_KERNEL_BLOCK
+
+    return block_size is None or block_size >= MIN_KERNEL_BLOCK
 
 
 def _torch_backend() -> AttentionBackend:

@@ -35,9 +35,15 @@ _EXACT_CHUNK_ELEMENTS = 1 << 26
 def pooled_scores(
     q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
 ) -> torch.Tensor:
-    """Scores in fp32 (fp64 for fp64 inputs, which is how `engine check` gets its oracle).
+    """Pooled block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
 
-    out: optional [B, HKV, NQB, NKB] buffer the scores are copied into (the Triton kernel's signature).
+    score(qb, kb) = max over the query heads sharing a KV head of
+    (mean of qb's real queries) . (mean of kb's keys), defined for kb before qb's own block.
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    Blocks from qb's own on get their pooled score too. fp64 inputs give fp64 scores, which
+    is how `engine check` gets its oracle.
     """
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -59,7 +65,16 @@ def pooled_scores(
 def exact_scores(
     q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
 ) -> torch.Tensor:
-    """Scores in fp32; out: optional [B, HKV, NQB, NKB] buffer they are copied into (the Triton kernel's signature)."""
+    """Exact block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
+
+    score(qb, kb) = max over the query heads sharing a KV head, qb's real queries and kb's
+    keys of q . k, defined for kb before qb's own block.
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    From qb's own block on, the scores are what the chunked computation leaves (a score or
+    -inf): selection never reads them.
+    """
     b, hq, _, d = q.shape
     hkv = k.shape[1]
     bs = layout.block_size

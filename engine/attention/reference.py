@@ -1,7 +1,8 @@
 """Torch reference attention: dense, and block-sparse over a block index.
 
-Runs anywhere torch runs, in fp32 and bf16. The Triton kernels share these
-signatures and are tested against them.
+Runs anywhere torch runs, in fp32 and bf16 (and fp64, for `engine check`'s oracle).
+The Triton kernels share these signatures and docstrings' contracts and are tested
+against them.
 
 Shapes: q [B, HQ, Tq, D]; k, v [B, HKV, Tk, D]; queries are the last Tq positions
 of the Tk keys (full prefill: Tq == Tk; chunked prefill: Tq < Tk; decode: Tq == 1).
@@ -71,9 +72,10 @@ def block_sparse_attention(
 ) -> torch.Tensor:
     """One softmax over the union of selected key blocks, causal inside each block.
 
-    block_idx: [B, HKV, NQB, S] key block ids per query block (absolute block grid,
-    -1 = padding). plan: a GatherPlan already built from the same index, or None.
-    out: [B, HQ, Tq, D] to write the result into, or None.
+    q: [B, HQ, Tq, D]; k, v: [B, HKV, Tk, D], the queries the last Tq of the Tk positions.
+    block_idx: [B, HKV, NQB, S] ascending key block ids per query block on the absolute
+    block grid, -1 padding last (selection.block_index's format). plan: the reference's
+    GatherPlan of the same index, or None. out: [B, HQ, Tq, D] to write into, or None.
     Returns [B, HQ, Tq, D] in q's dtype.
 
     Keys are gathered block by block (contiguous copies, not per element), and each
@@ -125,9 +127,10 @@ def sparse_decode(
 ) -> torch.Tensor:
     """One new token per sequence against its selected key blocks.
 
-    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D] (the query is position Tk-1);
-    block_idx: [B, HKV, 1, S] key block ids, -1 = padding. out: [B, HQ, 1, D] to
-    write the result into, or None. Returns [B, HQ, 1, D].
+    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D], the query at position Tk-1.
+    block_idx: [B, HKV, 1, S] ascending key block ids, -1 padding last.
+    out: [B, HQ, 1, D] to write into, or None. Returns [B, HQ, 1, D] in q's dtype.
+
     The reference is the prefill path with one query; the Triton kernel splits the
     selected blocks over programs and merges their partial softmaxes by log-sum-exp.
     """

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import tempfile
 from datetime import datetime, timezone
-from pathlib import Path
 
 import torch
 
@@ -15,7 +11,7 @@ from engine.attention.backends import AttentionBackend
 from engine.bench.settings import MARK_END, MARK_START, Settings
 from engine.bench.table import markdown
 from engine.bench.timing import LONG_CALL_MS
-from engine.errors import EngineError
+from engine.jsonfile import write_json_atomic, write_text_atomic
 
 
 def new_report(settings: Settings, backend: AttentionBackend) -> dict:
@@ -60,20 +56,10 @@ def _device_name(device: torch.device) -> str:
 
 
 def save(report: dict, settings: Settings) -> None:
-    _write_atomically(settings.out, json.dumps(report, indent=2) + "\n")
+    write_json_atomic(settings.out, report)
     if settings.readme:
         text = settings.readme.read_text(encoding="utf-8")
         head, rest = text.split(MARK_START, 1)
         _, tail = rest.split(MARK_END, 1)
-        _write_atomically(settings.readme, f"{head}{MARK_START}\n{markdown(report)}\n{MARK_END}{tail}")
+        write_text_atomic(settings.readme, f"{head}{MARK_START}\n{markdown(report)}\n{MARK_END}{tail}")
 
-
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False, encoding="utf-8")
-    try:
-        with tmp:
-            tmp.write(text)
-        os.replace(tmp.name, path)
-    except OSError as exc:
-        Path(tmp.name).unlink(missing_ok=True)
-        raise EngineError(f"cannot write {path}: {exc.strerror}") from exc

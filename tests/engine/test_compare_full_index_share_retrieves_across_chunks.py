@@ -1,4 +1,5 @@
-"""Retrieval probes whose answers sit in different chunks, answered in one pass by full_index_share."""
+"""Retrieval probes whose answers sit in different chunks: full_index_share, one pass over all the documents,
+answers probes from more than one of those chunks."""
 
 from pathlib import Path
 
@@ -19,12 +20,12 @@ SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "workload"
 BUDGET = AttentionConfig(window=256, topk=768, global_blocks=2, indexer="exact")
 
 
-def test_full_index_share_answers_retrieval_probes_from_every_chunk(smollm2):
+def test_full_index_share_answers_probes_whose_answers_sit_in_different_chunks(smollm2):
     documents = read_documents(sorted(SAMPLE.glob("*.txt")))
     probes = [p for p in load_probes(SAMPLE / "probes.jsonl") if p.kind == "retrieval"]
     chunks = split_documents(documents, smollm2.tokenizer, 1024, 64)
-    homes = {next(c.index + 100 * i for i, c in enumerate(chunks) if p.answer in c.text) for p in probes}
-    assert len(homes) >= 4, "the answers are spread over at least four chunks"
+    home = {p.question: next(i for i, c in enumerate(chunks) if p.answer in c.text) for p in probes}
+    assert len(set(home.values())) >= 4, "the answers are spread over at least four chunks"
 
     work = cmp.Workload(documents, probes, strategies=["full_index_share"], attention=BUDGET, diagnostics=False)
     result = cmp.compare(smollm2, work)["strategies"]["full_index_share"]
@@ -35,6 +36,8 @@ def test_full_index_share_answers_retrieval_probes_from_every_chunk(smollm2):
     for p in result["probes"]:
         print(f"  {p['correct']!s:5} expected {p['expected']!r}: {p['output'][:70]!r}")
     assert result["quality"]["n_probes"] == len(probes) == 5
-    # Measured 3 of 5 on the project's CPU machine; the floor leaves one probe of slack
-    # for numerics that differ across machines.
-    assert result["quality"]["accuracy"] >= 0.4
+    # Measured 3 of 5 on the project's CPU machine, from three chunks; the floor of two chunks leaves one probe of
+    # slack for numerics that differ across machines. Two right answers from one chunk would not be retrieval
+    # across chunks.
+    answered_from = {home[p["question"]] for p in result["probes"] if p["correct"]}
+    assert len(answered_from) >= 2, f"right answers came from chunks {sorted(answered_from)} only"

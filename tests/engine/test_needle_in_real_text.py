@@ -27,6 +27,16 @@ def test_index_share_finds_the_needle(smollm2, prompt, indexer):
     assert 0 < result.index_overlap <= 1
 
 
+def test_the_same_budget_without_the_indexers_picks_cannot_see_it(smollm2, prompt):
+    """Top-k 0 keeps all but the indexer's picks: sinks, window and the strided global blocks. Missing the fact then
+    shows that the indexer finds it, not a global block that happens to land on the needle."""
+    cfg = AttentionConfig(mode="index_share", **{**DEMO_BUDGET, "topk": 0})
+    assert cfg.global_blocks > 0 and cfg.topk_blocks == 0
+    result = generate(smollm2, prompt, cfg, max_new_tokens=16)
+    assert result.indexer_passes > 0  # the indexer still runs; only its picks are gone
+    assert ANSWER not in result.text
+
+
 def test_a_sliding_window_alone_cannot_see_it(smollm2, prompt):
     """The same window without an indexer misses the fact: the indexer is what finds it."""
     result = generate(smollm2, prompt, AttentionConfig(mode="sliding_window", **DEMO_BUDGET), max_new_tokens=16)

@@ -118,8 +118,8 @@ def test_a_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
     def disk_full(source, target):
         raise OSError("No space left on device")
 
-    monkeypatch.setattr("engine.probes.os.replace", disk_full)
-    with pytest.raises(OSError, match="No space left"):
+    monkeypatch.setattr("engine.jsonfile.os.replace", disk_full)
+    with pytest.raises(EngineError, match="cannot write .*probes.jsonl: No space left"):
         save_probes([Probe("New?", "new")], path)
     assert load_probes(path) == [Probe("Old?", "old")]
     assert [p.name for p in tmp_path.iterdir()] == ["probes.jsonl"]

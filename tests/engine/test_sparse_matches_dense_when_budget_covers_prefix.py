@@ -1,4 +1,5 @@
-"""With a budget that covers the whole prefix, every sparse mode is dense attention."""
+"""With a budget that covers the whole prefix, every sparse mode is dense attention: through a window that covers it,
+or through the indexer's top-k beside a window of one block."""
 
 import pytest
 import torch
@@ -11,23 +12,33 @@ from tests.engine.conftest import random_qkv, relative_error
 SHAPES = [(200, 200), (37, 200), (1, 201), (5, 5)]
 
 
-def _whole_prefix(mode: str, indexer: str) -> SparseAttention:
-    cfg = AttentionConfig(
-        mode=mode, block_size=16, window=4096, topk=4096, dense_layers=0, group_size=2, indexer=indexer
-    )
+def _whole_prefix(mode: str, indexer: str, **budget) -> SparseAttention:
+    cfg = AttentionConfig(mode=mode, block_size=16, dense_layers=0, group_size=2, indexer=indexer,
+                          **{"window": 4096, "topk": 4096, **budget})
     return SparseAttention(cfg, LayerPlan.build(cfg, 4))
+
+
+def _assert_dense_in_every_layer(attention: SparseAttention, tq: int, tk: int) -> None:
+    torch.manual_seed(tq * 1000 + tk)
+    q, k, v = random_qkv(tq, tk)
+    ref = dense_attention(q, k, v, scale=0.17)
+    for layer in range(4):  # index layers and reuse layers alike
+        assert relative_error(attention.attend(layer, q, k, v, scale=0.17), ref) <= 1e-5
 
 
 @pytest.mark.parametrize("mode", ["sliding_window", "naive_sparse", "index_share"])
 @pytest.mark.parametrize("indexer", ["pooled", "exact"])
 @pytest.mark.parametrize("tq,tk", SHAPES)
 def test_it_matches_dense_sdpa_in_fp32(mode, indexer, tq, tk):
-    torch.manual_seed(tq * 1000 + tk)
-    attention = _whole_prefix(mode, indexer)
-    q, k, v = random_qkv(tq, tk)
-    ref = dense_attention(q, k, v, scale=0.17)
-    for layer in range(4):  # index layers and reuse layers alike
-        assert relative_error(attention.attend(layer, q, k, v, scale=0.17), ref) <= 1e-5
+    _assert_dense_in_every_layer(_whole_prefix(mode, indexer), tq, tk)
+
+
+@pytest.mark.parametrize("mode", ["naive_sparse", "index_share"])
+@pytest.mark.parametrize("indexer", ["pooled", "exact"])
+@pytest.mark.parametrize("tq,tk", SHAPES)
+def test_the_indexers_picks_alone_cover_the_prefix_beside_a_one_block_window(mode, indexer, tq, tk):
+    """No sinks, no global blocks, a window of the diagonal block only: every earlier block must come from top-k."""
+    _assert_dense_in_every_layer(_whole_prefix(mode, indexer, window=16, sink_blocks=0, global_blocks=0), tq, tk)
 
 
 @pytest.mark.parametrize("tq,tk", SHAPES)

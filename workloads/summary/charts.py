@@ -3,7 +3,7 @@
 No pyplot: each chart is its own Figure, so nothing is shared between charts or threads, and
 the same data always gives the same bytes. Colours are the pages' (workloads.charts.COLOURS), so
 a strategy looks the same on screen and on paper. A missing price is never drawn as $0: such
-points are left out and the chart says so.
+points are left out and the chart says so, worded as on the pages (workloads.chart_notes).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from workloads.charts import COLOURS, ZERO_DOLLARS_NOTE
+from workloads import chart_notes
+from workloads.charts import COLOURS
 from workloads.summary.decision import inputs as decision_inputs
 from workloads.templatetags.units import dollars
 
@@ -87,7 +88,7 @@ _dollar_axis = FuncFormatter(lambda value, _: dollars(value))
 def unit_cost_this_and_last(content) -> Chart:
     name, title = "unit-cost-periods", f"Device cost per {content.unit}: {content.run.period} against the period before"
     rows = [row for row in content.ran if row.result.unit_device_dollars is not None]
-    notes = [f"{row.name} is left out: it has no dollar figures ({content.pricing_error or 'not priced'})."
+    notes = [chart_notes.unpriced(row.name, content.pricing_error)
              for row in content.ran if row.result.unit_device_dollars is None]
     if not rows:
         return Chart(name, title, None, "No strategy in this run has a price, so there is no cost to chart.",
@@ -134,7 +135,7 @@ def accuracy_with_gate(content) -> Chart:
     return Chart(name, title, _png(fig))
 
 
-def _over_time(content, name: str, title: str, ylabel: str, value, *, dollars_axis: bool) -> Chart:
+def _over_time(content, name: str, title: str, ylabel: str, value, *, missing: str, dollars_axis: bool) -> Chart:
     runs = content.history
     labels = [f"{run.period}\nrun {run.pk}" for run in runs]
     position = {run.pk: i for i, run in enumerate(runs)}
@@ -144,7 +145,7 @@ def _over_time(content, name: str, title: str, ylabel: str, value, *, dollars_ax
         points = [(position[r.run_id], value(r)) for r in content.history_results
                   if r.strategy == strategy and not r.refused]
         left_out = [content.history[x] for x, y in points if y is None]
-        notes += [f"{strategy} in run {run.pk} has no figure (not priced) and is left out." for run in left_out]
+        notes += [chart_notes.no_value(strategy, f"run {run.pk}", missing) for run in left_out]
         points = [(x, y) for x, y in points if y is not None]
         if points:
             drawn = True
@@ -166,12 +167,14 @@ def _over_time(content, name: str, title: str, ylabel: str, value, *, dollars_ax
 
 def cost_over_time(content) -> Chart:
     return _over_time(content, "cost-over-time", f"Device cost per {content.unit} over time",
-                      f"device dollars per {content.unit}", lambda r: r.unit_device_dollars, dollars_axis=True)
+                      f"device dollars per {content.unit}", lambda r: r.unit_device_dollars,
+                      missing=f"dollar figure per {content.unit}", dollars_axis=True)
 
 
 def accuracy_over_time(content) -> Chart:
     return _over_time(content, "accuracy-over-time", "Accuracy over time", "probes answered correctly",
-                      lambda r: None if r.accuracy is None else r.accuracy * 100, dollars_axis=False)
+                      lambda r: None if r.accuracy is None else r.accuracy * 100, missing="accuracy",
+                      dollars_axis=False)
 
 
 def _tokens(value: float, _=None) -> str:
@@ -182,7 +185,6 @@ def projection(projection) -> Chart:
     name, title = "projection", "Projected cost per question against context length"
     fig, ax = _figure("context length (tokens of documents per question)", "")
     series = [("device", projection.device_dollars, "-"), ("API", projection.api_dollars, ":")]
-    notes = []
     in_dollars = projection.device_dollars is not None or projection.api_dollars is not None
     if in_dollars:
         ax.set_ylabel("dollars per question")
@@ -190,18 +192,11 @@ def projection(projection) -> Chart:
             for strategy, ys in (values or {}).items():
                 ax.plot(projection.lengths, ys, linestyle=style, marker="o", markersize=3,
                         color=COLOURS.get(strategy, "#444444"), label=f"{strategy} ({label})")
-        if projection.device_dollars is None:
-            notes.append("Device dollars are not shown: no measured run to calibrate them, or no GPU price.")
-        if projection.api_dollars is None:
-            notes.append("API dollars are not shown: no API price is in force for the workload's model.")
-        if projection.has_zero_dollars:
-            notes.append(ZERO_DOLLARS_NOTE)
     else:
         ax.set_ylabel("FLOPs per question (ledger)")
         for strategy, ys in projection.flops.items():
             ax.plot(projection.lengths, ys, marker="o", markersize=3, color=COLOURS.get(strategy, "#444444"),
                     label=strategy)
-        notes.append("No dollars to show: the chart shows the ledger's FLOPs instead.")
     ax.set_xscale("log", base=2)
     if projection.has_zero_dollars:
         ax.set_ylim(bottom=0)
@@ -213,4 +208,4 @@ def projection(projection) -> Chart:
     ax.minorticks_off()
     ax.grid(axis="x", color="#e5e7eb", linewidth=0.8)
     ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
-    return Chart(name, title, _png(fig), notes=tuple(notes))
+    return Chart(name, title, _png(fig), notes=tuple(chart_notes.projection_notes(projection)))

@@ -21,8 +21,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import autotune_configs, dot
+from engine.attention.kernels.portable import autotune_configs, check_block_size, dot
 from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.kernels.score_inputs import check_score_inputs
 from engine.attention.layout import QueryLayout
@@ -109,14 +108,15 @@ def exact_scores(
 ) -> torch.Tensor:
     """Exact block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
 
-    score(qb, kb) = max over the query heads sharing a KV head, the real queries of qb
-    and the keys of kb of q . k, for kb before qb's own block; -inf from there on.
-    Written into `out` when given.
+    score(qb, kb) = max over the query heads sharing a KV head, qb's real queries and kb's
+    keys of q . k, defined for kb before qb's own block.
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    From qb's own block on the kernel writes -inf.
     """
     out = check_score_inputs(q, k, layout, out)
-    bs = layout.block_size
-    if bs < MIN_KERNEL_BLOCK or bs & (bs - 1):
-        raise ValueError(f"the Triton kernels take a power-of-two block size of at least {MIN_KERNEL_BLOCK}, got {bs}")
+    check_block_size(layout.block_size)
     if layout.kv_len * k.stride(2) >= 2**31 or (q.shape[1] // k.shape[1]) * q.stride(1) >= 2**31:
         raise ValueError(f"{layout.kv_len} keys at these strides pass the kernel's int32 offsets within a head")
     q, k = (t if t.stride(-1) == 1 else t.contiguous() for t in (q, k))

@@ -145,9 +145,12 @@ def pooled_scores(
 ) -> torch.Tensor:
     """Pooled block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
 
-    score(qb, kb) = max over the query heads sharing a KV head of (mean of qb's real
-    queries) . (mean of kb's keys); -inf where kb is after the query block. Written
-    into `out` when given.
+    score(qb, kb) = max over the query heads sharing a KV head of
+    (mean of qb's real queries) . (mean of kb's keys), defined for kb before qb's own block.
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    The diagonal block gets its pooled score, and blocks after it -inf.
     """
     out = check_score_inputs(q, k, layout, out)
     _launch(q, k, layout, out)

@@ -17,12 +17,21 @@ import triton
 import triton.language as tl
 
 INTERPRETED = os.environ.get("TRITON_INTERPRET") == "1"
+# The kernels' smallest block: tl.dot needs 16 along every dimension.
+MIN_KERNEL_BLOCK = 16
 _WIDEN = tl.constexpr(INTERPRETED)
 
 
 def autotune_configs(candidates: list[triton.Config]) -> list[triton.Config]:
     """The autotuning candidates, or under the interpreter the first alone."""
     return candidates[:1] if INTERPRETED else candidates
+
+
+def check_block_size(block_size: int) -> None:
+    """ValueError unless the kernels take this block size: a power of two of at least MIN_KERNEL_BLOCK."""
+    if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
+        raise ValueError(f"the Triton kernels take a power-of-two block size of at least {MIN_KERNEL_BLOCK}, "
+                         f"got {block_size}")
 
 
 @triton.jit

@@ -2,7 +2,7 @@
 
 Same signature and shapes as engine.attention.reference.sparse_decode:
     q [B, HQ, 1, D]; k, v [B, HKV, Tk, D], the query at position Tk-1;
-    block_idx [B, HKV, 1, S] ascending key block ids, -1 padding at the end;
+    block_idx [B, HKV, 1, S] ascending key block ids, -1 padding last;
     returns [B, HQ, 1, D] in q's dtype.
 
 Decode has one query row per head, far too little work for a program per head, so
@@ -18,8 +18,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
+from engine.attention.kernels.portable import INTERPRETED, autotune_configs, check_block_size, dot
 
 # tl.dot needs at least 16 rows: a GQA group (7 heads for Qwen2.5-7B) is padded up to this.
 _MIN_DOT_ROWS = 16
@@ -200,8 +199,7 @@ def check_inputs(q, k, v, block_idx, block_size: int, out: torch.Tensor | None) 
         raise ValueError(f"head dim must be 1..256, got {d}")
     if tk < 1:
         raise ValueError("decode needs at least the query's own key")
-    if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
-        raise ValueError(f"block size must be a power of two of at least {MIN_KERNEL_BLOCK}, got {block_size}")
+    check_block_size(block_size)
     if out is None:
         out = torch.empty_like(q)
     if tuple(out.shape) != tuple(q.shape) or out.dtype != q.dtype:
@@ -254,9 +252,9 @@ def sparse_decode(
 ) -> torch.Tensor:
     """One new token per sequence against its selected key blocks.
 
-    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D] (the query is position Tk-1);
-    block_idx: [B, HKV, 1, S] key block ids, -1 = padding. Returns [B, HQ, 1, D] in
-    q's dtype, written into `out` when given (same shape and dtype as q).
+    q: [B, HQ, 1, D]; k, v: [B, HKV, Tk, D], the query at position Tk-1.
+    block_idx: [B, HKV, 1, S] ascending key block ids, -1 padding last.
+    out: [B, HQ, 1, D] to write into, or None. Returns [B, HQ, 1, D] in q's dtype.
     """
     out = check_inputs(q, k, v, block_idx, block_size, out)
     _launch(q, k, v, block_idx, scale, block_size, out)

@@ -20,8 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from engine.attention.backends import MIN_KERNEL_BLOCK
-from engine.attention.kernels.portable import INTERPRETED, autotune_configs, dot
+from engine.attention.kernels.portable import INTERPRETED, autotune_configs, check_block_size, dot
 from engine.attention.kernels.query_tiles import CONFIGS, fitting, tile_rows
 from engine.attention.layout import QueryLayout
 
@@ -173,8 +172,7 @@ def check_inputs(q, k, v, block_idx, block_size: int) -> QueryLayout:
         raise ValueError(f"q {tuple(q.shape)} and k {tuple(k.shape)} disagree on batch, head dim or head groups")
     if not 1 <= tq <= tk:
         raise ValueError(f"queries must be the last of the keys: {tq} queries, {tk} keys")
-    if block_size < MIN_KERNEL_BLOCK or block_size & (block_size - 1):
-        raise ValueError(f"the Triton kernels take a power-of-two block size of at least 16, got {block_size}")
+    check_block_size(block_size)
     if d > 256:
         raise ValueError(f"head dim {d} is past the kernels' 256")
     if not (q.dtype == k.dtype == v.dtype) or q.dtype not in (torch.float32, torch.float16, torch.bfloat16):
@@ -206,12 +204,16 @@ def block_sparse_attention(
 ) -> torch.Tensor:
     """One softmax over the union of selected key blocks, causal inside each block.
 
-    block_idx: [B, HKV, NQB, S] key block ids per query block (absolute block grid,
-    -1 = padding last). plan: the reference's gather plan, accepted so that the two
-    share a signature; the kernel reads block_idx directly. out: [B, HQ, Tq, D] to
-    write into (tests pass one full of NaN); by default it is allocated as a view of
-    [B, Tq, HQ, D] memory, the layout the model's output projection reads, so the
-    transpose after attention costs no copy. Returns [B, HQ, Tq, D] in q's dtype.
+    q: [B, HQ, Tq, D]; k, v: [B, HKV, Tk, D], the queries the last Tq of the Tk positions.
+    block_idx: [B, HKV, NQB, S] ascending key block ids per query block on the absolute
+    block grid, -1 padding last (selection.block_index's format). plan: the reference's
+    GatherPlan of the same index, or None. out: [B, HQ, Tq, D] to write into, or None.
+    Returns [B, HQ, Tq, D] in q's dtype.
+
+    The kernel ignores `plan` (it reads block_idx directly; the argument keeps the two
+    signatures one). Without `out` the result is allocated as a view of [B, Tq, HQ, D]
+    memory, the layout the model's output projection reads, so the transpose after
+    attention costs no copy.
     """
     layout = check_inputs(q, k, v, block_idx, block_size)
     b, hq, tq, d = q.shape

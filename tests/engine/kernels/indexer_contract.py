@@ -2,7 +2,7 @@
 
 Only some entries are meaningful (`meaningful`: the blocks selection may pick from), so
 the contract compares those; the Triton kernels also promise -inf everywhere else.
-Inputs are fresh random draws in every test; the seed is in the failure message. Each
+Inputs are random draws from a seed fixed per test (conftest.fixed_seed), named in the failure message. Each
 indexer's test module supplies its oracle and its meaningful entries.
 """
 

@@ -1,7 +1,7 @@
 """Sparse decode (one new token against its selected blocks) on every backend against a float64 oracle.
 
-Inputs are fresh random draws in every test; the seed of each draw is in the
-failure message, so a failing case can be replayed.
+Inputs are random draws from a seed fixed per test (conftest.fixed_seed); the seed of
+each draw is in the failure message, so a failing case can be replayed on its own.
 """
 
 import pytest

@@ -9,6 +9,7 @@ from django.utils.html import escape
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html, make_run, standard_report
+from workloads import chart_notes
 from workloads.models import ApiPrice, GpuPrice
 from workloads.planning import project
 
@@ -44,7 +45,7 @@ def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload
     assert "No API dollars: no API price for SmolLM2-135M-Instruct from example-api" in page
     figure = _figure(page)
     assert [t["name"] for t in figure["data"]] == ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
-    assert "ledger FLOPs instead" in page
+    assert escape(chart_notes.FLOPS_INSTEAD) in page
 
 
 def test_a_free_gpu_is_compared_in_flops_not_divided_by_zero(alice_client, workload, probe, prices):

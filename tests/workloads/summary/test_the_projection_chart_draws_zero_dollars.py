@@ -1,6 +1,6 @@
 """The PDF's projection draws a price of $0 (owned hardware, a free API) on a linear axis, and says why."""
 
-from workloads.charts import ZERO_DOLLARS_NOTE
+from workloads.chart_notes import ZERO_DOLLARS
 from workloads.planning import LENGTHS, Projection
 from workloads.summary import charts
 
@@ -14,8 +14,8 @@ def test_a_free_api_is_drawn_and_the_axis_is_said_to_be_linear():
     chart = charts.projection(_projection(0.0))
 
     assert chart.image is not None
-    assert ZERO_DOLLARS_NOTE in chart.notes
+    assert ZERO_DOLLARS in chart.notes
 
 
 def test_priced_dollars_keep_the_logarithmic_axis_without_the_note():
-    assert ZERO_DOLLARS_NOTE not in charts.projection(_projection(0.002)).notes
+    assert ZERO_DOLLARS not in charts.projection(_projection(0.002)).notes
