@@ -182,14 +182,14 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
                     "while they wait, which grows with the machine's load (see engine/openmp.py)")
 
-    results = {name: StrategyResult(name, FULL_MODES.get(name, "dense")) for name in strategies}
-    if too_long:
-        for r in results.values():
-            if r.name != "chunked":
-                r.refused = (
-                    f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
-                    f"{lm.max_positions}; full-context strategies refuse rather than truncate"
-                )
+    refusal = (
+        f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
+        f"{lm.max_positions}; full-context strategies refuse rather than truncate"
+    ) if too_long else None
+    results = {
+        name: StrategyResult(name, FULL_MODES.get(name, "dense"), refused=None if name == "chunked" else refusal)
+        for name in strategies
+    }
     running = [r for r in results.values() if not r.refused]
     caller = _Caller(lm, shape, _ticker(progress, planned))
     for i, probe in enumerate(work.probes):

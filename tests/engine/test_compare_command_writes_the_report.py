@@ -28,12 +28,18 @@ def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
     for name in ("full_index_share", "chunked"):
         s = report["strategies"][name]
         assert {
-            "tokens_in", "tokens_out", "calls", "device", "seconds", "flops", "peak_memory_bytes",
-            "cost", "quality", "probes",
+            "tokens_in", "tokens_out", "calls", "device", "seconds", "seconds_cpu", "wall_seconds", "rate", "flops",
+            "peak_memory_bytes", "cost", "quality", "probes",
         } <= s.keys()
         assert {"total", "attention", "indexer", "linear"} <= s["flops"].keys()
-        assert {"accuracy", "n_probes", "by_kind", "gated"} <= s["quality"].keys()
+        assert s["rate"].keys() == {"median", "min", "max"}
+        assert {
+            "accuracy", "ci95", "f1", "mcnemar_p", "gate", "probes_to_tell", "n_probes", "by_kind", "gated",
+        } <= s["quality"].keys()
         assert s["cost"]["device_dollars"] == pytest.approx(s["seconds"] / 3600 * 3.6)
         assert [set(p) >= {"question", "expected", "output", "correct"} for p in s["probes"]] == [True]
         assert name in printed
     assert report["strategies"]["full_index_share"]["quality"]["top1_agreement"] is not None
+    assert {"order", "seconds_basis", "decision"} <= report.keys()
+    chunked_calls = report["strategies"]["chunked"]["calls"]
+    assert sorted(report["order"]) == sorted(["full_index_share"] + ["chunked"] * chunked_calls)
