@@ -10,9 +10,10 @@ from engine.measure import Meter
 
 def test_waiting_counts_on_the_wall_clock_only():
     with Meter(torch.device("cpu")) as m:
-        time.sleep(0.3)
-    assert m.result.seconds >= 0.3
-    assert m.result.cpu_seconds < 0.05
+        time.sleep(1.0)
+    assert m.result.seconds >= 1.0
+    # Not even the meter's own memory sampler (about 5% of a core while it runs) is counted.
+    assert m.result.cpu_seconds < 0.005
 
 
 def test_computing_counts_on_both():
