@@ -1,4 +1,8 @@
-from engine.attention.backends import interpret_triton_without_cuda
+from engine.openmp import wait_passively
+
+wait_passively()  # before anything loads torch, whose OpenMP reads it once (engine/openmp.py)
+
+from engine.attention.backends import interpret_triton_without_cuda  # noqa: E402
 
 interpret_triton_without_cuda()  # before engine.cli imports transformers, which imports Triton
 

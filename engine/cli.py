@@ -7,16 +7,17 @@ import json
 import logging
 import os
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 # The kernel commands keep their flags in their own modules; importing them loads no
 # Triton and touches no device.
 from engine import bench as bench_command
+from engine import run_settings
 from engine import check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
 from engine.errors import EngineError
+from engine.jsonfile import write_json_atomic
 from engine.probes import DEFAULT_LIMIT
 
 LEDGER_MODES = ("dense", "naive_sparse", "index_share")
@@ -130,9 +131,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from engine.chunking import check_sizes
-    from engine.compare import Prices, Workload, check_chunk_tokens, check_strategies, compare
+    from engine.compare import Prices, Workload, compare
     from engine.documents import read_documents
-    from engine.model.loader import load_model, read_config
+    from engine.model.loader import load_model
+    from engine.model.metadata import read_metadata
     from engine.probes import load_probes
     from engine.tables import comparison_table
 
@@ -140,20 +142,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     work = Workload(
         documents=read_documents(args.docs),
         probes=load_probes(args.probes),
-        strategies=check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
+        strategies=run_settings.check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
         chunk_tokens=args.chunk_tokens,
-        # Default overlap: an eighth of the chunk, at most 64 tokens.
-        chunk_overlap=args.chunk_overlap if args.chunk_overlap is not None else min(64, args.chunk_tokens // 8),
-        attention=attention_config(args, "index_share"),
+        chunk_overlap=args.chunk_overlap,
+        attention=attention_config(args, "index_share", run_settings.attention({})),
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
-    check_chunk_tokens(work.chunk_tokens, read_config(args.model).get_text_config().max_position_embeddings)
+    run_settings.check_chunk_tokens(work.chunk_tokens, read_metadata(args.model).max_positions)
     check_sizes(work.chunk_tokens, work.chunk_overlap)
     out = _writable(args.json) if args.json else None
     report = compare(load_model(args.model), work, progress=_print_progress)
     print(comparison_table(report))
     if out:
-        _write_json_atomically(out, report)
+        write_json_atomic(out, report)
     return 0
 
 
@@ -214,11 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     cmp = sub.add_parser("compare", help="chunked against full-context on your documents, measured")
     cmp.add_argument("--docs", nargs="+", required=True, help="text files of the workload")
     cmp.add_argument("--probes", required=True, help="JSONL: question, answer, optional kind")
-    cmp.add_argument("--strategies", default="full_index_share,full_dense,chunked", help="comma-separated")
-    cmp.add_argument("--chunk-tokens", type=int, default=1024)
+    cmp.add_argument("--strategies", default=",".join(run_settings.DEFAULT_STRATEGIES), help="comma-separated")
+    cmp.add_argument("--chunk-tokens", type=int, default=run_settings.DEFAULTS["chunk_tokens"])
     cmp.add_argument(
-        "--chunk-overlap", type=int, default=None,
-        help="tokens repeated between neighbouring chunks (default: chunk/8, at most 64)",
+        "--chunk-overlap", type=int, default=run_settings.DEFAULTS["chunk_overlap"],
+        help="tokens repeated between neighbouring chunks, fewer than the chunk's",
     )
     cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
     cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
@@ -292,17 +293,6 @@ def _writable(path: str) -> Path:
     if not os.access(p.parent, os.W_OK):
         raise EngineError(f"cannot write {path}: its folder is not writable")
     return p
-
-
-def _write_json_atomically(path: Path, data: dict) -> None:
-    tmp = tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False)
-    try:
-        with tmp:
-            json.dump(data, tmp, indent=2)
-        os.replace(tmp.name, path)
-    except OSError as exc:
-        Path(tmp.name).unlink(missing_ok=True)
-        raise EngineError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def _read_text(path: str) -> str:

@@ -10,35 +10,56 @@ time, as an API would bill it (no prompt cache is shared between calls):
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
 
-Cost per strategy: tokens, calls, measured device seconds and peak memory, ledger
-FLOPs per call, and dollars at the prices passed in. Quality: probes answered
-correctly (normalised whole-word match), per kind; next-token top-1 agreement of
-sparse modes with dense over the documents; Index Share's index overlap. A strategy
-more than `gate_points` below the best accuracy is quality-gated: its savings do not
-count, as MLPerf counts a result only at the reference accuracy.
+The strategies run interleaved, probe by probe, and the strategy that goes first
+rotates (probe i starts with strategy i mod k): on a shared machine, load that
+comes and goes then falls on every strategy alike instead of on the one that
+happened to run while it lasted. A strategy's calls for one probe stay together
+(chunked: its map calls, then its reduce). The report's `order` lists the strategy
+of every call as it ran.
+
+Cost per strategy: tokens, calls, measured seconds and peak memory, ledger FLOPs
+per call, and dollars at the prices passed in. The seconds priced are CUDA event
+time on a GPU and, on a CPU, the computed time (process CPU time / threads; the
+wall time is kept beside it), which the machine's other load does not stretch.
+Each strategy's rate, seconds per ledger TFLOP, is kept per probe (all the calls
+one question makes, the same work each time) as a median and its range.
+
+Quality: probes answered correctly (normalised whole-word match), per kind, with
+the Wilson 95% interval and token F1 beside it; next-token top-1 agreement of
+sparse modes with dense over the documents; Index Share's index overlap. Each
+strategy is gated against the most accurate one on the same probes (engine.stats:
+gated, within, cannot_tell, or none with one strategy): a gated strategy's savings
+do not count, as MLPerf counts a result only at the reference accuracy.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import re
+import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from engine import ledger
+from engine import call_plan, decision, ledger, run_settings, stats
 from engine.attention import AttentionConfig
 from engine.chunking import Chunk, split_documents
 from engine.documents import Document
 from engine.errors import EngineError
-from engine.generate import check_length, encode_prompt, generate, top1_agreement, top1_predictions
-from engine.measure import device_name
+from engine.generate import (
+    GenerationResult, check_length, encode_prompt, generate, top1_agreement, top1_predictions,
+)
+from engine.measure import device_name, seconds_basis
 from engine.model.loader import LoadedModel
-from engine.probes import Probe, is_correct
-from engine.run_settings import ANSWER_TOKENS, FULL_MODES, STRATEGIES, check_chunk_tokens
+from engine.openmp import waits_passively
+from engine.probes import Probe, is_correct, token_f1
+from engine.run_settings import ANSWER_TOKENS, FULL_MODES, check_chunk_tokens
 
 NONE = "NONE"
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, str], None]  # (calls done, calls planned, what is running)
 
@@ -65,56 +86,64 @@ class StrategyResult:
     tokens_in: int = 0
     tokens_out: int = 0
     calls: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # what is priced: CUDA event time, or on a CPU the computed seconds
+    seconds_cpu: float | None = None  # on a CPU: process CPU time / threads; None on CUDA
     wall_seconds: float = 0.0
     peak_memory_bytes: int = 0
     costs: ledger.Costs = field(default_factory=ledger.Costs)
-    answers: list[dict] = field(default_factory=list)
+    answers: list[dict] = field(default_factory=list)  # one per probe, with the seconds and FLOPs of its calls
     refused: str | None = None
     top1_agreement: float | None = None
     index_overlap: float | None = None
-    gated: bool = False
+
+    @property
+    def correct(self) -> list[bool]:
+        return [a["correct"] for a in self.answers]
 
     @property
     def accuracy(self) -> float:
-        return sum(a["correct"] for a in self.answers) / len(self.answers) if self.answers else 0.0
+        return sum(self.correct) / len(self.answers) if self.answers else 0.0
 
-    def record(self, prompt_tokens: int, result) -> None:
+    @property
+    def rate(self) -> stats.Spread:
+        """Priced seconds per ledger TFLOP over the probes: each probe's calls are the same work."""
+        return stats.Spread.of([a["seconds"] / a["flops"] * 1e12 for a in self.answers])
+
+    def record(self, prompt_tokens: int, result: GenerationResult, wall_seconds: float, costs: ledger.Costs) -> None:
         self.calls += 1
         self.tokens_in += prompt_tokens
         self.tokens_out += result.new_tokens
-        self.seconds += result.prefill.seconds + result.decode.seconds
-        self.peak_memory_bytes = max(
-            self.peak_memory_bytes, result.prefill.peak_memory_bytes, result.decode.peak_memory_bytes
-        )
+        self.wall_seconds += wall_seconds
+        parts = (result.prefill, result.decode)
+        if result.prefill.cpu_seconds is None:
+            self.seconds += sum(m.seconds for m in parts)
+        else:
+            computed = sum(m.cpu_seconds for m in parts)
+            self.seconds_cpu = (self.seconds_cpu or 0.0) + computed
+            self.seconds += computed
+        self.peak_memory_bytes = max(self.peak_memory_bytes, *(m.peak_memory_bytes for m in parts))
+        for component in ledger.COMPONENTS:
+            self.costs.flops[component] += costs.flops[component]
+            self.costs.bytes[component] += costs.bytes[component]
 
 
 @dataclass
 class Workload:
     documents: Sequence[Document]
     probes: Sequence[Probe]
-    strategies: Sequence[str] = ("full_index_share", "full_dense", "chunked")
-    chunk_tokens: int = 1024
-    chunk_overlap: int = 64
-    attention: AttentionConfig = field(default_factory=AttentionConfig)
+    # The defaults are engine.run_settings', as the web app's and the CLI's are.
+    strategies: Sequence[str] = run_settings.DEFAULT_STRATEGIES
+    chunk_tokens: int = run_settings.DEFAULTS["chunk_tokens"]
+    chunk_overlap: int = run_settings.DEFAULTS["chunk_overlap"]
+    attention: AttentionConfig = field(default_factory=lambda: run_settings.attention({}))
     prices: Prices = field(default_factory=lambda: Prices(2.0, 0.15, 0.60))
-    gate_points: float = 5.0
+    gate_points: float = run_settings.DEFAULTS["gate_points"]
     diagnostics: bool = True  # top-1 agreement and index overlap: extra, unbilled passes
-
-
-def check_strategies(names: Sequence[str]) -> list[str]:
-    unknown = [n for n in names if n not in STRATEGIES]
-    if unknown or not names:
-        raise EngineError(
-            f"unknown strategy {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"choose from {', '.join(STRATEGIES)}"
-        )
-    return list(dict.fromkeys(names))
 
 
 def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -> dict:
     """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json)."""
-    strategies = check_strategies(work.strategies)
+    strategies = run_settings.check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
@@ -128,24 +157,43 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         _check_chunked_fits(lm, chunks, work.probes)
     full_prompts = [_full_prompt(lm, work.documents, p.question) for p in work.probes]
     too_long = max(map(len, full_prompts)) + ANSWER_TOKENS > lm.max_positions
-    full_calls = 0 if too_long else len(work.probes)
-    planned = sum(len(work.probes) * (len(chunks) + 1) if s == "chunked" else full_calls for s in strategies)
-    tick = _ticker(progress, planned)
+    # The same call plan the planning projects with, from the real chunks (prompt lengths aside, only counts matter).
+    chunk_tokens = [c.n_tokens for c in chunks]
+    planned = sum(len(work.probes) * call_plan.calls(call_plan.call_plan(s, [], chunk_tokens))
+                  for s in strategies if s == "chunked" or not too_long)
+    if lm.device.type == "cpu" and not waits_passively():
+        log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
+                    "while they wait, which grows with the machine's load (see engine/openmp.py)")
 
-    results = {}
-    for name in strategies:
-        if name == "chunked":
-            results[name] = _run_chunked(lm, shape, work, chunks, tick)
-        elif too_long:
-            results[name] = StrategyResult(name, FULL_MODES[name], refused=(
-                f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
-                f"{lm.max_positions}; full-context strategies refuse rather than truncate"))
-        else:
-            results[name] = _run_full(lm, shape, work, name, full_prompts, tick)
+    refusal = (
+        f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
+        f"{lm.max_positions}; full-context strategies refuse rather than truncate"
+    ) if too_long else None
+    results = {
+        name: StrategyResult(name, FULL_MODES.get(name, "dense"), refused=None if name == "chunked" else refusal)
+        for name in strategies
+    }
+    running = [r for r in results.values() if not r.refused]
+    caller = _Caller(lm, shape, _ticker(progress, planned))
+    for i, probe in enumerate(work.probes):
+        for out in _rotated(running, i):
+            seconds, flops = out.seconds, out.costs.total_flops
+            if out.name == "chunked":
+                _answer_chunked(caller, work, chunks, probe, out)
+            else:
+                _answer_full(caller, work, probe, full_prompts[i], out)
+            out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
     if work.diagnostics and not too_long:
         _diagnose(lm, work, results)
-    _gate(results, work.gate_points)
-    return _report(lm, work, results, chunks)
+    return _report(lm, work, results, chunks, caller.order)
+
+
+def _rotated(running: list[StrategyResult], probe_index: int) -> list[StrategyResult]:
+    """The strategies in the order they answer one probe: probe i starts with strategy i mod k."""
+    if not running:
+        return []
+    first = probe_index % len(running)
+    return running[first:] + running[:first]
 
 
 def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[Probe]) -> None:
@@ -162,44 +210,38 @@ def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[P
             )
 
 
-def _run_full(lm, shape, work: Workload, name: str, prompts: list[list[int]], tick) -> StrategyResult:
-    cfg = work.attention.replace(mode=FULL_MODES[name])
-    out = StrategyResult(name, cfg.mode)
-    start = time.perf_counter()
-    for probe, ids in zip(work.probes, prompts, strict=True):
-        tick(f"{name}: {probe.question[:60]}")
-        answer = _call(lm, shape, cfg, ids, out)
-        out.answers.append(_judged(probe, answer))
-    out.wall_seconds = time.perf_counter() - start
-    return out
+class _Caller:
+    """Makes a run's calls one at a time: reports progress, notes whose call ran, and bills it."""
+
+    def __init__(self, lm: LoadedModel, shape: ledger.ModelShape, tick: Callable[[str], None]):
+        self.lm, self.shape, self.tick = lm, shape, tick
+        self.order: list[str] = []
+
+    def __call__(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int], what: str) -> str:
+        self.tick(f"{out.name}: {what}")
+        self.order.append(out.name)
+        start = time.perf_counter()
+        result = generate(self.lm, ids, cfg, ANSWER_TOKENS)
+        out.record(len(ids), result, time.perf_counter() - start,
+                   ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards))
+        return result.text
 
 
-def _run_chunked(lm, shape, work: Workload, chunks: list[Chunk], tick) -> StrategyResult:
-    cfg = work.attention.replace(mode="dense")
-    out = StrategyResult("chunked", "dense")
-    start = time.perf_counter()
-    for probe in work.probes:
-        found = []
-        for chunk in chunks:
-            tick(f"chunked: {chunk.document} part {chunk.index + 1}")
-            answer = _call(lm, shape, cfg, _chunk_prompt(lm, chunk, probe.question), out).strip()
-            if answer and not _says_none(answer):
-                found.append(answer)
-        tick(f"chunked: reduce for {probe.question[:50]}")
-        final = _call(lm, shape, cfg, _reduce_prompt(lm, probe.question, found), out)
-        out.answers.append({**_judged(probe, final), "chunk_answers": found})
-    out.wall_seconds = time.perf_counter() - start
-    return out
+def _answer_full(caller: _Caller, work: Workload, probe: Probe, ids: list[int], out: StrategyResult) -> None:
+    answer = caller(out, work.attention.replace(mode=out.mode), ids, probe.question[:60])
+    out.answers.append(_judged(probe, answer))
 
 
-def _call(lm, shape, cfg: AttentionConfig, ids: list[int], out: StrategyResult) -> str:
-    result = generate(lm, ids, cfg, ANSWER_TOKENS)
-    out.record(len(ids), result)
-    call = ledger.call_costs(shape, cfg, len(ids), result.decode_forwards)
-    for component in ledger.COMPONENTS:
-        out.costs.flops[component] += call.flops[component]
-        out.costs.bytes[component] += call.bytes[component]
-    return result.text
+def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe: Probe, out: StrategyResult) -> None:
+    cfg, lm = work.attention.replace(mode="dense"), caller.lm
+    found = []
+    for chunk in chunks:
+        what = f"{chunk.document} part {chunk.index + 1}"
+        answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), what).strip()
+        if answer and not _says_none(answer):
+            found.append(answer)
+    final = caller(out, cfg, _reduce_prompt(lm, probe.question, found), f"reduce for {probe.question[:50]}")
+    out.answers.append({**_judged(probe, final), "chunk_answers": found})
 
 
 def _says_none(answer: str) -> bool:
@@ -221,16 +263,15 @@ def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
             r.index_overlap = generate(lm, ids, cfg, 0, measure_overlap=True).index_overlap
 
 
-def _gate(results: dict[str, StrategyResult], points: float) -> None:
-    ran = [r for r in results.values() if not r.refused]
-    best = max((r.accuracy for r in ran), default=0.0)
-    for r in ran:
-        r.gated = (best - r.accuracy) * 100 > points
+def _gates(results: dict[str, StrategyResult], points: float) -> dict[str, stats.Gate]:
+    """Each strategy that ran against the most accurate one; refused strategies answered nothing and take no part."""
+    return stats.gates({name: r.correct for name, r in results.items() if not r.refused}, points)
 
 
 def _judged(probe: Probe, output: str) -> dict:
     return {"question": probe.question, "expected": probe.answer, "kind": probe.kind,
-            "output": output.strip(), "correct": is_correct(output, probe.answer)}
+            "output": output.strip(), "correct": is_correct(output, probe.answer),
+            "f1": token_f1(output, probe.answer)}
 
 
 # Measured on the sample workload with SmolLM2 and dense attention: 5 of 9 probes right
@@ -284,8 +325,11 @@ def _ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
     return tick
 
 
-def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult], chunks: list[Chunk]) -> dict:
+def _report(
+    lm: LoadedModel, work: Workload, results: dict[str, StrategyResult], chunks: list[Chunk], order: list[str]
+) -> dict:
     device = device_name(lm.device)
+    gates = _gates(results, work.gate_points)
     strategies = {}
     for name, r in results.items():
         if r.refused:
@@ -298,15 +342,21 @@ def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult],
         api_dollars = (
             r.tokens_in * work.prices.api_input_per_mtok + r.tokens_out * work.prices.api_output_per_mtok
         ) / 1e6
+        rate, gate = r.rate, gates[name]
         strategies[name] = {
             "mode": r.mode, "tokens_in": r.tokens_in, "tokens_out": r.tokens_out, "calls": r.calls,
-            "device": device, "seconds": r.seconds, "wall_seconds": r.wall_seconds,
+            "device": device, "seconds": r.seconds, "seconds_cpu": r.seconds_cpu, "wall_seconds": r.wall_seconds,
+            "rate": {"median": rate.median, "min": rate.low, "max": rate.high},
             "flops": {**r.costs.flops, "total": r.costs.total_flops},
             "bytes": {**r.costs.bytes, "total": r.costs.total_bytes},
             "peak_memory_bytes": r.peak_memory_bytes,
             "cost": {"device_hours": r.seconds / 3600, "device_dollars": device_dollars, "api_dollars": api_dollars},
             "quality": {
-                "accuracy": r.accuracy, "n_probes": len(r.answers), "gated": r.gated,
+                "accuracy": r.accuracy, "n_probes": len(r.answers),
+                "ci95": list(stats.wilson(sum(r.correct), len(r.answers))),
+                "f1": statistics.fmean(a["f1"] for a in r.answers),
+                "gate": gate.call, "gated": gate.call == "gated", "points_below": gate.points_below,
+                "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
                 "by_kind": {k: sum(v) / len(v) for k, v in sorted(by_kind.items())},
                 "top1_agreement": r.top1_agreement, "index_overlap": r.index_overlap,
             },
@@ -314,6 +364,7 @@ def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult],
         }
     return {
         "model": lm.name, "device": device, "max_positions": lm.max_positions,
+        "seconds_basis": seconds_basis(lm.device),
         "documents": [{"name": d.name, "tokens": len(lm.tokenizer(d.text)["input_ids"])} for d in work.documents],
         "chunks": len(chunks),
         "settings": {"chunk_tokens": work.chunk_tokens, "chunk_overlap": work.chunk_overlap,
@@ -321,4 +372,28 @@ def _report(lm: LoadedModel, work: Workload, results: dict[str, StrategyResult],
                      "answer_tokens": ANSWER_TOKENS},
         "prices": asdict(work.prices),
         "strategies": strategies,
+        "order": order,
+        "decision": _decision(strategies, results, work, seconds_basis(lm.device)).to_json(),
     }
+
+
+def _decision(strategies: dict, results: dict[str, StrategyResult], work: Workload, basis: str) -> decision.Decision:
+    """The one recommendation (engine.decision), per question at the run's prices, with each cost's spread."""
+    options = []
+    for name, r in results.items():
+        if r.refused:
+            options.append(decision.Option(name, refused=r.refused))
+            continue
+        cost, n = strategies[name]["cost"], len(r.answers)
+        per_question = cost["device_dollars"] / n
+        options.append(decision.Option(
+            name, cost=per_question, cost_range=r.rate.scaled(per_question), api_cost=cost["api_dollars"] / n,
+            correct=sum(r.correct), n_probes=n,
+            gate=stats.Gate(**{k: strategies[name]["quality"][v] for k, v in _GATE_FIELDS.items()})))
+    view = decision.View(unit="question", basis=f"device dollars: {basis} at ${work.prices.per_device_hour:g}/h",
+                         gate_points=work.gate_points, api="the API prices given")
+    return decision.decide(options, view)
+
+
+_GATE_FIELDS = {"call": "gate", "points_below": "points_below", "p_value": "mcnemar_p",
+                "probes_to_tell": "probes_to_tell"}

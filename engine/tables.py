@@ -4,29 +4,35 @@ from __future__ import annotations
 
 
 def comparison_table(report: dict) -> str:
-    """One row per strategy: what it cost and how well it answered."""
+    """One row per strategy: what it cost, at what rate, and how well it answered, with the uncertainty."""
     lines = [
         f"{report['model']} on {report['device']}; {sum(d['tokens'] for d in report['documents']):,} document tokens, "
-        f"{report['chunks']} chunks",
-        (f"{'strategy':20} {'calls':>5} {'tokens in':>9} {'device s':>9} {'TFLOP':>8} {'$ device':>9} "
-         f"{'$ API':>8} {'accuracy':>8}  note"),
+        f"{report['chunks']} chunks; seconds are {report['seconds_basis']}",
+        (f"{'strategy':20} {'calls':>5} {'tokens in':>9} {'seconds':>8} {'wall s':>8} {'TFLOP':>6} "
+         f"{'s/TFLOP (range)':>17} {'$ device':>9} {'$ API':>8} {'accuracy (95% CI)':>17} {'F1':>4} "
+         f"{'gate':>11}  note"),
     ]
     for name, s in report["strategies"].items():
         if "refused" in s:
             lines.append(f"{name:20} refused: {s['refused']}")
             continue
-        q = s["quality"]
+        q, rate = s["quality"], s["rate"]
+        lo, hi = q["ci95"]
+        spread = f"{rate['median']:.1f} ({rate['min']:.1f}-{rate['max']:.1f})"
+        accuracy = f"{q['accuracy']:.0%} ({lo:.0%}-{hi:.0%})"
         notes = []
-        if q["gated"]:
-            notes.append("quality-gated")
+        if q["probes_to_tell"] is not None:
+            notes.append(f"about {q['probes_to_tell']} probes would tell")
         if q["top1_agreement"] is not None:
             notes.append(f"top-1 vs dense {q['top1_agreement']:.2f}")
         if q["index_overlap"] is not None:
             notes.append(f"index overlap {q['index_overlap']:.2f}")
         lines.append(
-            f"{name:20} {s['calls']:>5} {s['tokens_in']:>9,} {s['seconds']:>9.1f} {s['flops']['total'] / 1e12:>8.2f} "
+            f"{name:20} {s['calls']:>5} {s['tokens_in']:>9,} {s['seconds']:>8.1f} {s['wall_seconds']:>8.1f} "
+            f"{s['flops']['total'] / 1e12:>6.2f} "
+            f"{spread:>17} "
             f"{s['cost']['device_dollars']:>9.5f} {s['cost']['api_dollars']:>8.5f} "
-            f"{q['accuracy']:>8.0%}  {', '.join(notes)}"
+            f"{accuracy:>17} {q['f1']:>4.2f} {q['gate']:>11}  {', '.join(notes)}"
         )
     prices = report["prices"]
     lines.append(

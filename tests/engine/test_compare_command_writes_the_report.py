@@ -19,7 +19,8 @@ def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
     out = tmp_path / "report.json"
     code = main([
         "compare", "--docs", str(tmp_path / "memo.txt"), "--probes", str(tmp_path / "probes.jsonl"),
-        "--strategies", "full_index_share,chunked", "--chunk-tokens", "32", "--price-per-hour", "3.6",
+        "--strategies", "full_index_share,chunked", "--chunk-tokens", "32", "--chunk-overlap", "4",
+        "--price-per-hour", "3.6",
         "--json", str(out),
     ])
     printed = capsys.readouterr().out
@@ -28,12 +29,24 @@ def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
     for name in ("full_index_share", "chunked"):
         s = report["strategies"][name]
         assert {
-            "tokens_in", "tokens_out", "calls", "device", "seconds", "flops", "peak_memory_bytes",
-            "cost", "quality", "probes",
+            "tokens_in", "tokens_out", "calls", "device", "seconds", "seconds_cpu", "wall_seconds", "rate", "flops",
+            "peak_memory_bytes", "cost", "quality", "probes",
         } <= s.keys()
         assert {"total", "attention", "indexer", "linear"} <= s["flops"].keys()
-        assert {"accuracy", "n_probes", "by_kind", "gated"} <= s["quality"].keys()
+        assert s["rate"].keys() == {"median", "min", "max"}
+        assert {
+            "accuracy", "ci95", "f1", "mcnemar_p", "gate", "probes_to_tell", "n_probes", "by_kind", "gated",
+        } <= s["quality"].keys()
         assert s["cost"]["device_dollars"] == pytest.approx(s["seconds"] / 3600 * 3.6)
         assert [set(p) >= {"question", "expected", "output", "correct"} for p in s["probes"]] == [True]
         assert name in printed
     assert report["strategies"]["full_index_share"]["quality"]["top1_agreement"] is not None
+    assert {"order", "seconds_basis", "decision"} <= report.keys()
+    # The one recommendation, as engine.decision words it: a strategy that ran (or none, said so), and its reasons.
+    chosen = report["decision"]
+    assert chosen.keys() == {"recommended", "sentence", "reasons", "compared_with"}
+    assert chosen["recommended"] in (None, "full_index_share", "chunked") and chosen["sentence"]
+    if chosen["recommended"]:
+        assert chosen["sentence"].startswith("Use ")
+    chunked_calls = report["strategies"]["chunked"]["calls"]
+    assert sorted(report["order"]) == sorted(["full_index_share"] + ["chunked"] * chunked_calls)
