@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SETUP := $(VENV)/.installed
 
-.PHONY: run test setup model bench
+.PHONY: run test test-fast setup model bench
 
 setup: $(SETUP)
 
@@ -27,6 +27,10 @@ run: model
 
 test: model
 	$(BIN)/python -m pytest
+
+# The fast subset: no model runs, no Celery workers, no kernels in Triton's interpreter (see README).
+test-fast: model
+	$(BIN)/python -m pytest -m "not model and not worker and not kernels" -q
 
 bench: model
 	$(BIN)/python benchmarks/cpu_prefill.py

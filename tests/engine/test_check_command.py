@@ -5,12 +5,14 @@ import dataclasses
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from engine import check
 from engine.attention import backends
 
 
+@pytest.mark.kernels
 def test_it_passes_the_triton_kernels_in_the_interpreter_and_prints_each_kernel():
     result = subprocess.run(
         [sys.executable, "-m", "engine", "check", "--backend", "triton"], capture_output=True, text=True, timeout=600

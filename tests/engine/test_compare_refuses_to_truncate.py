@@ -3,6 +3,7 @@
 import pytest
 
 from engine import compare as cmp
+from engine import run_settings
 from engine.documents import Document
 from engine.errors import EngineError
 from engine.probes import Probe
@@ -41,6 +42,6 @@ def test_chunked_refuses_before_running_when_its_reduce_call_could_overflow(smol
 
 def test_it_rejects_unknown_strategies_and_bad_prices():
     with pytest.raises(EngineError, match="unknown strategy 'full_magic'"):
-        cmp.check_strategies(["full_dense", "full_magic"])
+        run_settings.check_strategies(["full_dense", "full_magic"])
     with pytest.raises(EngineError, match="must be a number, 0 or more"):
         cmp.Prices(-1.0, 0.1, 0.2)
