@@ -4,6 +4,8 @@ The comparison runner counts its progress with it from the real chunks, and the 
 project with it from token counts alone, so the three agree on what a strategy does:
 
   full_<mode>  one call over every document, the prompt around them, in the strategy's attention mode;
+  full_<mode>_cached  the same call, continuing from the documents' cache: it needs the same positions. The cache's
+               one-off prefill is a run's, not a question's, and is not in a question's plan;
   chunked      one dense call per chunk (chunk and prompt), then one dense reduce call that reads the prompt and
                one answer line per chunk. Chunks are short, so they run with dense attention.
 
@@ -19,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.run_settings import ANSWER_TOKENS, FULL_MODES
+from engine.run_settings import ANSWER_TOKENS, full_mode
 
 # The system message, chat template, document headers and question around the documents, measured on the sample
 # workload's prompts (about 60 to 80 tokens).
@@ -61,9 +63,10 @@ def estimated_chunks(document_tokens: Sequence[int], chunk_tokens: int, chunk_ov
 
 def call_plan(strategy: str, document_tokens: Sequence[int], chunks: Sequence[int]) -> list[Call]:
     """The calls one question makes in `strategy` over documents of these token counts, split into these chunks."""
-    if strategy in FULL_MODES:
+    mode = full_mode(strategy)
+    if mode is not None:
         prompt = sum(document_tokens) + HEADER_TOKENS * len(document_tokens) + PROMPT_TOKENS
-        return [Call(FULL_MODES[strategy], prompt, 1)]
+        return [Call(mode, prompt, 1)]
     if strategy != "chunked":
         raise ValueError(f"no call plan for strategy {strategy!r}")
     # Chunks of one length make one entry: a projection to 1M tokens has thousands of equal chunks.

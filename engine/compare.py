@@ -1,11 +1,17 @@
 """Chunked against full-context on a workload's own documents: real inference, measured.
 
 Every strategy answers every probe with the same model, one independent call at a
-time, as an API would bill it (no prompt cache is shared between calls):
+time, as an API would bill it (no prompt cache is shared between calls, except the
+documents' own cache in the cached strategies):
 
   full_<mode>  one call per probe over all documents and the question, with the
                engine's attention in that mode (index_share, naive_sparse, dense,
                sliding_window).
+  full_<mode>_cached  the same, but the documents (the prompts' shared start) are
+               prefilled once per run, before the probes, and each probe's call
+               continues from that cache (engine.prefix). The report splits its
+               cost into `prefill_seconds` (once) and `per_question_seconds`; the
+               documents' tokens and prefill FLOPs count once.
   chunked      map: for each probe, one call per chunk (chunk + question, dense
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
@@ -51,11 +57,12 @@ from engine.errors import EngineError
 from engine.generate import (
     GenerationResult, check_length, encode_prompt, generate, top1_agreement, top1_predictions,
 )
-from engine.measure import device_name, seconds_basis
+from engine.measure import Measurement, device_name, seconds_basis
 from engine.model.loader import LoadedModel
 from engine.openmp import waits_passively
+from engine.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
 from engine.probes import Probe, is_correct, token_f1
-from engine.run_settings import ANSWER_TOKENS, FULL_MODES, check_chunk_tokens
+from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, check_chunk_tokens, full_mode
 
 NONE = "NONE"
 
@@ -95,6 +102,8 @@ class StrategyResult:
     refused: str | None = None
     top1_agreement: float | None = None
     index_overlap: float | None = None
+    prefix_tokens: int | None = None  # cached strategies: the documents' tokens, prefilled once
+    prefill_seconds: float = 0.0  # cached strategies: the priced seconds of that one-off prefill
 
     @property
     def correct(self) -> list[bool]:
@@ -109,22 +118,36 @@ class StrategyResult:
         """Priced seconds per ledger TFLOP over the probes: each probe's calls are the same work."""
         return stats.Spread.of([a["seconds"] / a["flops"] * 1e12 for a in self.answers])
 
+    @property
+    def per_question_seconds(self) -> float:
+        """Mean priced seconds of one question's calls (a cached strategy's one-off prefill apart)."""
+        return statistics.fmean(a["seconds"] for a in self.answers)
+
     def record(self, prompt_tokens: int, result: GenerationResult, wall_seconds: float, costs: ledger.Costs) -> None:
         self.calls += 1
-        self.tokens_in += prompt_tokens
         self.tokens_out += result.new_tokens
+        self._bill(prompt_tokens, (result.prefill, result.decode), wall_seconds, costs)
+
+    def record_prefill(self, prefix: PrefixCache, wall_seconds: float, costs: ledger.Costs) -> None:
+        """A cached strategy's one-off prefill of the documents: not a question's call, billed once per run."""
+        self.prefix_tokens = prefix.length
+        self.prefill_seconds = self._bill(prefix.length, (prefix.prefill,), wall_seconds, costs)
+
+    def _bill(self, tokens_in: int, parts: Sequence[Measurement], wall_seconds: float, costs: ledger.Costs) -> float:
+        """Add tokens, times, memory and FLOPs; return the seconds priced."""
+        self.tokens_in += tokens_in
         self.wall_seconds += wall_seconds
-        parts = (result.prefill, result.decode)
-        if result.prefill.cpu_seconds is None:
-            self.seconds += sum(m.seconds for m in parts)
+        if parts[0].cpu_seconds is None:
+            priced = sum(m.seconds for m in parts)
         else:
-            computed = sum(m.cpu_seconds for m in parts)
-            self.seconds_cpu = (self.seconds_cpu or 0.0) + computed
-            self.seconds += computed
+            priced = sum(m.cpu_seconds for m in parts)
+            self.seconds_cpu = (self.seconds_cpu or 0.0) + priced
+        self.seconds += priced
         self.peak_memory_bytes = max(self.peak_memory_bytes, *(m.peak_memory_bytes for m in parts))
         for component in ledger.COMPONENTS:
             self.costs.flops[component] += costs.flops[component]
             self.costs.bytes[component] += costs.bytes[component]
+        return priced
 
 
 @dataclass
@@ -161,6 +184,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     chunk_tokens = [c.n_tokens for c in chunks]
     planned = sum(len(work.probes) * call_plan.calls(call_plan.call_plan(s, [], chunk_tokens))
                   for s in strategies if s == "chunked" or not too_long)
+    planned += 0 if too_long else sum(s in CACHED_MODES for s in strategies)  # each cache's one-off prefill
     if lm.device.type == "cpu" and not waits_passively():
         log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
                     "while they wait, which grows with the machine's load (see engine/openmp.py)")
@@ -170,16 +194,19 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         f"{lm.max_positions}; full-context strategies refuse rather than truncate"
     ) if too_long else None
     results = {
-        name: StrategyResult(name, FULL_MODES.get(name, "dense"), refused=None if name == "chunked" else refusal)
+        name: StrategyResult(name, full_mode(name) or "dense", refused=None if name == "chunked" else refusal)
         for name in strategies
     }
     running = [r for r in results.values() if not r.refused]
     caller = _Caller(lm, shape, _ticker(progress, planned))
+    prefixes = _prefill_cached(caller, work, full_prompts, running)
     for i, probe in enumerate(work.probes):
         for out in _rotated(running, i):
             seconds, flops = out.seconds, out.costs.total_flops
             if out.name == "chunked":
                 _answer_chunked(caller, work, chunks, probe, out)
+            elif out.name in prefixes:
+                _answer_cached(caller, probe, prefixes[out.name], full_prompts[i], out)
             else:
                 _answer_full(caller, work, probe, full_prompts[i], out)
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
@@ -226,6 +253,45 @@ class _Caller:
                    ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards))
         return result.text
 
+    def prefill(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int]) -> PrefixCache:
+        """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill"."""
+        self.tick(f"{out.name}: the documents, once")
+        self.order.append(f"{out.name}:prefill")
+        start = time.perf_counter()
+        prefix = prefill_prefix(self.lm, ids, cfg)
+        out.record_prefill(prefix, time.perf_counter() - start, ledger.prefill_costs(self.shape, cfg, len(ids)))
+        return prefix
+
+    def continue_from(self, out: StrategyResult, prefix: PrefixCache, suffix: list[int], what: str) -> str:
+        self.tick(f"{out.name}: {what}")
+        self.order.append(out.name)
+        start = time.perf_counter()
+        result = generate_from(self.lm, prefix, suffix, ANSWER_TOKENS)
+        out.record(len(suffix), result, time.perf_counter() - start,
+                   ledger.continuation_costs(self.shape, prefix.cfg, prefix.length, len(suffix),
+                                             result.decode_forwards))
+        return result.text
+
+
+def _prefill_cached(
+    caller: _Caller, work: Workload, full_prompts: list[list[int]], running: list[StrategyResult]
+) -> dict[str, PrefixCache]:
+    """Each cached strategy's cache of the documents, prefilled before the probes (its one-off cost).
+
+    The prefix is the token ids all the probes' prompts share (the chat template's start and the documents),
+    so each question's own tokens, and the prompt it continues, are exactly the uncached strategy's.
+    """
+    cached = [out for out in running if out.name in CACHED_MODES]
+    if not cached:
+        return {}
+    prefix_ids = full_prompts[0][: shared_prefix_length(full_prompts)]
+    return {out.name: caller.prefill(out, work.attention.replace(mode=out.mode), prefix_ids) for out in cached}
+
+
+def _answer_cached(caller: _Caller, probe: Probe, prefix: PrefixCache, ids: list[int], out: StrategyResult) -> None:
+    answer = caller.continue_from(out, prefix, ids[prefix.length :], probe.question[:60])
+    out.answers.append(_judged(probe, answer))
+
 
 def _answer_full(caller: _Caller, work: Workload, probe: Probe, ids: list[int], out: StrategyResult) -> None:
     answer = caller(out, work.attention.replace(mode=out.mode), ids, probe.question[:60])
@@ -251,16 +317,19 @@ def _says_none(answer: str) -> bool:
 
 def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
     """Top-1 agreement with dense over the documents, and Index Share's overlap (not billed)."""
-    sparse = [r for r in results.values() if r.name in FULL_MODES and r.mode != "dense" and not r.refused]
+    sparse = [r for r in results.values() if full_mode(r.name) not in (None, "dense") and not r.refused]
     if not sparse:
         return
     ids = _documents_ids(lm, work.documents)
     dense = top1_predictions(lm, ids, work.attention.replace(mode="dense"))
-    for r in sparse:
-        cfg = work.attention.replace(mode=r.mode)
-        r.top1_agreement = top1_agreement(lm, ids, cfg, dense)
-        if r.mode == "index_share":
-            r.index_overlap = generate(lm, ids, cfg, 0, measure_overlap=True).index_overlap
+    # A mode's figures are the same cached or not: measured once per mode.
+    for mode in dict.fromkeys(r.mode for r in sparse):
+        cfg = work.attention.replace(mode=mode)
+        agreement = top1_agreement(lm, ids, cfg, dense)
+        overlap = generate(lm, ids, cfg, 0, measure_overlap=True).index_overlap if mode == "index_share" else None
+        for r in sparse:
+            if r.mode == mode:
+                r.top1_agreement, r.index_overlap = agreement, overlap
 
 
 def _gates(results: dict[str, StrategyResult], points: float) -> dict[str, stats.Gate]:
@@ -350,6 +419,7 @@ def _report(
             "flops": {**r.costs.flops, "total": r.costs.total_flops},
             "bytes": {**r.costs.bytes, "total": r.costs.total_bytes},
             "peak_memory_bytes": r.peak_memory_bytes,
+            **_split_cost(r),
             "cost": {"device_hours": r.seconds / 3600, "device_dollars": device_dollars, "api_dollars": api_dollars},
             "quality": {
                 "accuracy": r.accuracy, "n_probes": len(r.answers),
@@ -375,6 +445,14 @@ def _report(
         "order": order,
         "decision": _decision(strategies, results, work, seconds_basis(lm.device)).to_json(),
     }
+
+
+def _split_cost(r: StrategyResult) -> dict:
+    """A full-context strategy's cost as the one-off prefill (0 uncached) and the mean per question."""
+    if full_mode(r.name) is None:
+        return {}
+    return {"prefix_tokens": r.prefix_tokens, "prefill_seconds": r.prefill_seconds,
+            "per_question_seconds": r.per_question_seconds}
 
 
 def _decision(strategies: dict, results: dict[str, StrategyResult], work: Workload, basis: str) -> decision.Decision:

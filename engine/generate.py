@@ -46,6 +46,11 @@ def check_length(lm: LoadedModel, n_tokens: int, what: str = "the prompt") -> No
         )
 
 
+def check_new_tokens(max_new_tokens: int) -> None:
+    if max_new_tokens < 0:
+        raise EngineError(f"max new tokens must be 0 or more, got {max_new_tokens}")
+
+
 @dataclass
 class GenerationResult:
     mode: str
@@ -75,8 +80,7 @@ def generate(
     measure_overlap: bool = False,
 ) -> GenerationResult:
     """Greedy continuation of prompt_ids. prefill_chunk: feed the prompt this many tokens at a time."""
-    if max_new_tokens < 0:
-        raise EngineError(f"max new tokens must be 0 or more, got {max_new_tokens}")
+    check_new_tokens(max_new_tokens)
     if prefill_chunk is not None and prefill_chunk < 1:
         raise EngineError(f"prefill chunk must be 1 token or more, got {prefill_chunk}")
     check_length(lm, len(prompt_ids) + max_new_tokens, "the prompt plus the new tokens")
@@ -86,27 +90,41 @@ def generate(
     step = prefill_chunk or len(prompt_ids)
     with Meter(lm.device) as prefill:
         for start in range(0, len(prompt_ids), step):
-            logits = _forward(lm, ids[:, start : start + step], cache, attention)
+            logits = forward(lm, ids[:, start : start + step], cache, attention)
+    return decode(lm, cfg, attention, cache, logits, len(prompt_ids), prefill.result, max_new_tokens)
+
+
+def decode(
+    lm: LoadedModel,
+    cfg: AttentionConfig,
+    attention: SparseAttention,
+    cache: DynamicCache,
+    logits: torch.Tensor,
+    prompt_tokens: int,
+    prefill: Measurement,
+    max_new_tokens: int,
+) -> GenerationResult:
+    """Greedy decoding from a prefilled cache whose last forward gave `logits`; the result of the whole call."""
     eos = _eos_ids(lm)
     new: list[int] = []
     forwards = 0
-    with Meter(lm.device) as decode:
+    with Meter(lm.device) as decoding:
         for _ in range(max_new_tokens):
             token = int(logits[0, -1].argmax())
             if token in eos:
                 break
             new.append(token)
             if len(new) < max_new_tokens:
-                logits = _forward(lm, torch.tensor([[token]], device=lm.device), cache, attention)
+                logits = forward(lm, torch.tensor([[token]], device=lm.device), cache, attention)
                 forwards += 1
     return GenerationResult(
         mode=cfg.mode,
         text=lm.tokenizer.decode(new, skip_special_tokens=True),
-        prompt_tokens=len(prompt_ids),
+        prompt_tokens=prompt_tokens,
         new_tokens=len(new),
         decode_forwards=forwards,
-        prefill=prefill.result,
-        decode=decode.result,
+        prefill=prefill,
+        decode=decoding.result,
         indexer_passes=attention.indexer_passes,
         indexer_passes_by_layer=dict(sorted(attention.indexer_calls.items())),
         index_overlap=attention.mean_overlap(),
@@ -133,9 +151,17 @@ def top1_agreement(lm: LoadedModel, ids: list[int], cfg: AttentionConfig, refere
     return float((top1_predictions(lm, ids, cfg) == reference).float().mean())
 
 
-def _forward(lm: LoadedModel, ids: torch.Tensor, cache: DynamicCache, attention: SparseAttention) -> torch.Tensor:
+def forward(
+    lm: LoadedModel, ids: torch.Tensor, cache: DynamicCache, attention: SparseAttention, logits_to_keep: int = 1
+) -> torch.Tensor:
+    """One forward pass of ids [1, T] after what the cache holds, which it appends to: logits [1, kept, V].
+
+    logits_to_keep: the last positions to score (0: all of them).
+    """
     cache_arg = {lm.cache_keyword: cache}
-    out = lm.model(input_ids=ids, use_cache=True, logits_to_keep=1, sparse_attention=attention, **cache_arg)
+    out = lm.model(
+        input_ids=ids, use_cache=True, logits_to_keep=logits_to_keep, sparse_attention=attention, **cache_arg
+    )
     return out.logits
 
 

@@ -4,6 +4,8 @@ Counts follow the engine's own algorithms (see engine/attention), one multiply-a
 counted as 2 FLOPs. Two views per mode:
   prefill   the whole prompt of N tokens, logits for the last token only;
   marginal  one more token decoded at position L (it attends to L keys, itself included).
+  continuation  a prompt's last tokens against a cached prefix's keys (full context with
+                a cached document prefix: the prefix's prefill is paid once, apart).
 
 Components: `linear` (Q/K/V/O projections, MLP and the LM head), `attention` (QK^T
 and PV over the keys each query sees) and `indexer` (block scores; top-k selection
@@ -185,12 +187,42 @@ def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int) -> Co
 def call_costs(shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, decode_forwards: int) -> Costs:
     """One generation call: the prefill, then each one-token forward at its position."""
     costs = prefill_costs(shape, cfg, prompt_tokens)
-    for step in range(1, decode_forwards + 1):
+    _add_decode(costs, shape, cfg, prompt_tokens, decode_forwards)
+    return costs
+
+
+def continuation_costs(
+    shape: ModelShape, cfg: AttentionConfig, prefix_tokens: int, suffix_tokens: int, decode_forwards: int
+) -> Costs:
+    """One call that continues from a cached prefix: suffix_tokens against the prefix's keys, then decoding.
+
+    The prefix's own prefill is not in it (prefill_costs, once per cache). The suffix's queries are the last
+    suffix_tokens queries of a prefill of prefix + suffix, and the attention and indexer counts are sums over
+    queries, so their share is the whole prefill's less the prefix's. Exact for the FLOPs of attention and of the
+    exact and learned indexers; for the pooled indexer and for bytes it is a close estimate (the engine re-pools
+    every cached key and reloads the boundary block). The suffix's linear layers run per token, with the LM head
+    for its last one; the weights are read once.
+    """
+    whole = prefill_costs(shape, cfg, prefix_tokens + suffix_tokens)
+    prefix = prefill_costs(shape, cfg, prefix_tokens)
+    costs = Costs()
+    lm_head = 2 * shape.d_model * shape.vocab
+    costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * suffix_tokens + lm_head
+    costs.bytes["linear"] = shape.weight_bytes
+    for component in ("attention", "indexer"):
+        costs.flops[component] = whole.flops[component] - prefix.flops[component]
+        costs.bytes[component] = whole.bytes[component] - prefix.bytes[component]
+    _add_decode(costs, shape, cfg, prefix_tokens + suffix_tokens, decode_forwards)
+    return costs
+
+
+def _add_decode(costs: Costs, shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, forwards: int) -> None:
+    """Add each one-token forward after a prompt of prompt_tokens, at its position."""
+    for step in range(1, forwards + 1):
         token = marginal_costs(shape, cfg, prompt_tokens + step)
         for component in COMPONENTS:
             costs.flops[component] += token.flops[component]
             costs.bytes[component] += token.bytes[component]
-    return costs
 
 
 def index_share_pays_from(

@@ -3,6 +3,7 @@ and their checks. Plain Python (no torch): the web's model fields, forms, API sc
 comparison all read them from here.
 
   full_<mode>  every document and the question in one call, with the engine's attention in that mode.
+  full_<mode>_cached  the same calls, continuing from the documents' keys and values, prefilled once per run.
   chunked      map-reduce: every chunk is asked, then one more call reduces the chunks' answers.
 
 Why these defaults. The default model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
@@ -26,7 +27,9 @@ FULL_MODES = {
     "full_dense": "dense",
     "full_sliding_window": "sliding_window",
 }
-STRATEGIES = (*FULL_MODES, "chunked")
+# The documents' KV cache computed once per run, each question continuing from it (engine.prefix).
+CACHED_MODES = {f"{strategy}_cached": mode for strategy, mode in FULL_MODES.items()}
+STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked")
 DEFAULT_STRATEGIES = ("chunked", "full_index_share", "full_naive_sparse", "full_dense")
 # Identifiers stay in the API and JSON; pages, mails and the PDF show these.
 NAMES = {
@@ -34,6 +37,10 @@ NAMES = {
     "full_naive_sparse": "Full context with naive sparse attention",
     "full_dense": "Full context with dense attention",
     "full_sliding_window": "Full context with a sliding window",
+    "full_index_share_cached": "Whole documents, cached (Index Share)",
+    "full_naive_sparse_cached": "Whole documents, cached (naive sparse attention)",
+    "full_dense_cached": "Whole documents, cached (dense)",
+    "full_sliding_window_cached": "Whole documents, cached (sliding window)",
     "chunked": "Chunked",
 }
 # The most tokens any answer may take: probes have short answers (a number, a name, a file name).
@@ -57,6 +64,11 @@ MIN_CHUNK_ROOM = 256  # positions a chunk call leaves for the system message, th
 def name(strategy: str) -> str:
     """The strategy's name for people ("Chunked"); an unknown identifier as it is."""
     return NAMES.get(strategy, strategy)
+
+
+def full_mode(strategy: str) -> str | None:
+    """The attention mode of a full-context strategy, cached or not; None for any other strategy."""
+    return FULL_MODES.get(strategy) or CACHED_MODES.get(strategy)
 
 
 def check_strategies(names) -> list[str]:

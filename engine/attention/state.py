@@ -5,6 +5,17 @@ layers call `attend` in order; an `index` layer stores its selection (and, for t
 torch reference, its gather plan), and the `reuse` layers of its group read them
 back within the same forward pass. The backend (torch reference or Triton kernels)
 is resolved on the first call, from the device the tensors are on.
+
+What lives how long:
+  per forward pass  the group's shared selection (`_shared`). It is dropped when layer 0
+                    is called, the start of every forward, so a reuse layer can only read
+                    a selection its own leader made from this forward's queries and keys
+                    (a continuation from a cached prefix, engine.prefix, relies on this);
+  per object        the counters (`indexer_calls`, `overlap`) and the resolved backend.
+Nothing derived from the keys persists between forwards: the indexers score the
+cache's keys afresh on every pass (the pooled one re-pools them), so keys that a
+cache gains or loses (a prefix's cache cut back after a question) are always seen
+as they are.
 """
 
 from __future__ import annotations
@@ -82,6 +93,8 @@ class SparseAttention:
         mask is the model's own mask; only `native` layers need it (the sparse
         roles derive causality from positions, for a single unpadded sequence).
         """
+        if layer == 0:
+            self._shared = {}  # a new forward pass: no selection from the previous one may be reused
         role = self.plan.roles[layer]
         if role == "native":
             return dense_attention(q, k, v, scale, mask)

@@ -1,0 +1,49 @@
+"""A cached full-context strategy prefills the documents once per run, and bills their tokens and FLOPs once."""
+
+import pytest
+
+from engine import compare as cmp
+from engine import ledger
+from engine.documents import Document
+from engine.prefix import shared_prefix_length
+from engine.probes import Probe
+
+pytestmark = pytest.mark.model
+
+DOCS = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 4)]
+PROBES = [
+    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
+    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
+    Probe("How much is the monthly fee?", "$4,500", "retrieval"),
+]
+
+
+def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
+    strategies = ["full_dense", "full_dense_cached", "full_index_share_cached"]
+    work = cmp.Workload(DOCS, PROBES, strategies=strategies, diagnostics=False)
+    report = cmp.compare(smollm2, work)
+    prompts = [cmp._full_prompt(smollm2, DOCS, p.question) for p in PROBES]
+    length = shared_prefix_length(prompts)
+    uncached, cached = report["strategies"]["full_dense"], report["strategies"]["full_dense_cached"]
+
+    # The one-off prefills run first, then the questions interleave.
+    assert report["order"][:2] == ["full_dense_cached:prefill", "full_index_share_cached:prefill"]
+    assert report["order"][2:] == ["full_dense", "full_dense_cached", "full_index_share_cached",
+                                   "full_dense_cached", "full_index_share_cached", "full_dense",
+                                   "full_index_share_cached", "full_dense", "full_dense_cached"]
+    assert uncached["tokens_in"] == sum(map(len, prompts))
+    for name in strategies[1:]:
+        s = report["strategies"][name]
+        assert s["calls"] == len(PROBES) and s["prefix_tokens"] == length
+        assert s["tokens_in"] == length + sum(len(p) - length for p in prompts)
+        # Total FLOPs less the questions' own: the documents' prefill, exactly once.
+        cfg = work.attention.replace(mode=s["mode"])
+        once = s["flops"]["total"] - sum(a["flops"] for a in s["probes"])
+        assert once == pytest.approx(ledger.prefill_costs(ledger.from_hf_config(smollm2.config, smollm2.name), cfg,
+                                                          length).total_flops)
+        assert s["prefill_seconds"] > 0
+        assert s["seconds"] == pytest.approx(s["prefill_seconds"] + sum(a["seconds"] for a in s["probes"]))
+        assert s["per_question_seconds"] == pytest.approx(sum(a["seconds"] for a in s["probes"]) / len(PROBES))
+        assert s["rate"]["min"] <= s["rate"]["median"] <= s["rate"]["max"]
+    assert uncached["prefill_seconds"] == 0 and uncached["prefix_tokens"] is None
+    assert [a["output"] for a in cached["probes"]] == [a["output"] for a in uncached["probes"]]

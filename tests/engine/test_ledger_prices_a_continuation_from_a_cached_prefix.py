@@ -1,0 +1,37 @@
+"""A question continuing from a cached prefix costs its own tokens against the cached keys, and its decoding."""
+
+import pytest
+
+from engine import ledger
+from engine.attention import AttentionConfig
+
+# A hand-sized model: 2 layers, 2 heads of 8 (q.k and p.v), an LM head of 2 * d_model 4 * vocab 10 = 80 FLOPs.
+SHAPE = ledger.ModelShape(
+    name="hand", n_layers=2, d_model=4, n_heads=2, n_kv_heads=1, qk_dim=8, v_dim=8, kv_dim=16,
+    linear_flops_per_token=1000, weight_bytes=5000, vocab=10, max_positions=1024,
+)
+DENSE = AttentionConfig(mode="dense")
+
+
+def test_dense_counts_the_suffix_against_every_cached_key_by_hand():
+    costs = ledger.continuation_costs(SHAPE, DENSE, prefix_tokens=100, suffix_tokens=10, decode_forwards=2)
+    # Linear: 10 suffix tokens without the LM head (1000 - 80 each), the LM head once, 2 decoded tokens whole.
+    assert costs.flops["linear"] == 10 * 920 + 80 + 2 * 1000
+    # Attention: 2 * heads 2 * (8 + 8) = 64 FLOPs per (query, key) per layer; the suffix's queries see
+    # 101 + ... + 110 = 1055 keys, the decoded tokens 111 and 112.
+    assert costs.flops["attention"] == 2 * 64 * (1055 + 111 + 112)
+    assert costs.flops["indexer"] == 0
+    assert costs.bytes["linear"] == 3 * 5000  # the weights once for the suffix's forward, once per decoded token
+
+
+@pytest.mark.parametrize("mode", ["dense", "index_share", "naive_sparse", "sliding_window"])
+def test_the_prefix_once_and_the_continuation_add_up_to_one_prefill(mode):
+    # Against one prefill of the whole prompt, the split pays the LM head once more (the prefix's last token).
+    cfg = AttentionConfig(mode=mode, window=64, topk=64, block_size=16, indexer="exact", dense_layers=0, group_size=2)
+    whole = ledger.prefill_costs(SHAPE, cfg, 700)
+    split = ledger.prefill_costs(SHAPE, cfg, 600)
+    tail = ledger.continuation_costs(SHAPE, cfg, 600, 100, 0)
+    assert split.flops["linear"] + tail.flops["linear"] == whole.flops["linear"] + 80
+    for component in ("attention", "indexer"):
+        assert split.flops[component] + tail.flops[component] == whole.flops[component]
+    assert (tail.flops["indexer"] > 0) == (mode in ("index_share", "naive_sparse"))
