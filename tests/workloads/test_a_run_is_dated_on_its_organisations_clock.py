@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.workloads.pages.conftest import make_run, standard_report  # noqa: F401
 from workloads.models import GpuPrice
-from workloads.summary.render import render_html
+from workloads.reporting.summary.render import render_html
 
 EVENING_OF_31_MARCH = dt.datetime(2026, 4, 1, 2, 30, tzinfo=dt.UTC)  # 22:30 EDT in New York
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import make_run, standard_report
-from workloads import pricing, runs
+from workloads.comparisons import pricing, starting
 from workloads.models import ApiPrice, Workload
 
 SMALL = ("ExampleAI", "small-model-v2")
@@ -61,7 +61,7 @@ def test_a_workload_with_no_api_model_is_priced_on_its_device_alone_and_starts(w
     assert chunked.device_dollars is not None and chunked.api_dollars is None
     assert pricing.workload_api_price(workload, dt.date(2026, 5, 1)) is None
     workload.documents.create(name="a.txt", text="The notice period is 90 days.", tokens=8, lines=1, size_bytes=29)
-    assert runs.start_run(workload, alice, ["chunked"]).pk  # no API price is needed to start
+    assert starting.start_run(workload, alice, ["chunked"]).pk  # no API price is needed to start
 
 
 def test_a_run_cannot_start_until_the_chosen_api_model_is_priced(workload, prices, probe, alice):
@@ -70,5 +70,5 @@ def test_a_run_cannot_start_until_the_chosen_api_model_is_priced(workload, price
     workload.documents.create(name="a.txt", text="The notice period is 90 days.", tokens=8, lines=1, size_bytes=29)
 
     with pytest.raises(ValidationError, match=f"no API price for {SMALL[1]} from {SMALL[0]}.*POST /api/prices/api"):
-        runs.start_run(workload, alice, ["chunked"])
+        starting.start_run(workload, alice, ["chunked"])
     assert not workload.runs.exists()

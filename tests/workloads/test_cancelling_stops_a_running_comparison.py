@@ -2,8 +2,8 @@
 
 import pytest
 
+from workloads.comparisons.starting import cancel_run
 from workloads.models import ComparisonRun
-from workloads.runs import cancel_run
 from workloads.tasks import RunCancelled, _progress, run_comparison
 
 

@@ -4,8 +4,8 @@ import hashlib
 
 import pytest
 
+from workloads.comparisons.starting import start_run
 from workloads.models import ComparisonRun, Document, GpuPrice, Probe
-from workloads.runs import start_run
 from workloads.tasks import run_comparison
 
 pytestmark = pytest.mark.model

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from workloads.document_sets import change, described, run_change
+from workloads.documents.document_sets import change, described, run_change
 
 
 def _documents(*names: str, digest: str = "a") -> list[dict]:

@@ -7,9 +7,9 @@ from django.test import override_settings
 
 from engine.model.loader import load_tokenizer
 from workloads import tasks
+from workloads.documents.intake import store_upload
 from workloads.models import Document, Upload
 from workloads.tasks import extract_upload
-from workloads.uploads import store_upload
 
 TEXT = "The notice period is 90 days.\nThe governing law is the law of Ireland.\n"
 

@@ -4,9 +4,9 @@ import datetime as dt
 
 import pytest
 
-from workloads import pricing
+from workloads.comparisons import pricing
+from workloads.comparisons.results import store_report
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice
-from workloads.results import store_report
 
 REPORT = {
     "device": "NVIDIA H200",

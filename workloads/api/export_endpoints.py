@@ -4,10 +4,10 @@ pages give)."""
 from django.shortcuts import get_object_or_404
 from ninja import Router
 
-from workloads import exports
 from workloads.api.errors import ERRORS
-from workloads.api.runs import export_runs, run_of
-from workloads.api.workloads import workload_of
+from workloads.api.run_endpoints import export_runs, run_of
+from workloads.api.workload_endpoints import workload_of
+from workloads.reporting import data_exports
 
 router = Router(tags=["exports"])
 
@@ -22,7 +22,7 @@ def _json_document(**parts: dict) -> dict:
     return {"type": "object", "properties": parts, "required": list(parts)}
 
 
-_RECORD = {"type": "object"}  # a workload or run record: see workloads/exports.py
+_RECORD = {"type": "object"}  # a workload or run record: see workloads/reporting/data_exports.py
 
 
 @router.get("/runs/{run_id}/export.csv", response={200: None, **ERRORS},
@@ -30,7 +30,7 @@ _RECORD = {"type": "object"}  # a workload or run record: see workloads/exports.
             openapi_extra=_file("text/csv", "CSV, one row per strategy"))
 def run_csv(request, run_id: int):
     run = run_of(request, run_id)
-    return exports.download(exports.run_csv(run), "text/csv", f"run-{run.pk}.csv")
+    return data_exports.download(data_exports.run_csv(run), "text/csv", f"run-{run.pk}.csv")
 
 
 @router.get("/runs/{run_id}/export.json", response={200: None, **ERRORS},
@@ -40,7 +40,7 @@ def run_csv(request, run_id: int):
                                 _json_document(workload=_RECORD, run=_RECORD)))
 def run_json(request, run_id: int):
     run = run_of(request, run_id)
-    return exports.download(exports.run_json(run), "application/json", f"run-{run.pk}.json")
+    return data_exports.download(data_exports.run_json(run), "application/json", f"run-{run.pk}.json")
 
 
 @router.get("/workloads/{workload_id}/history.json", response={200: None, **ERRORS},
@@ -49,8 +49,8 @@ def run_json(request, run_id: int):
                                 _json_document(workload=_RECORD, runs={"type": "array", "items": _RECORD})))
 def history_json(request, workload_id: int):
     workload = workload_of(request, workload_id)
-    return exports.download(exports.history_json(workload), "application/json",
-                            f"workload-{workload.pk}-history.json")
+    return data_exports.download(data_exports.history_json(workload), "application/json",
+                                 f"workload-{workload.pk}-history.json")
 
 
 # The history as CSV is the runs CSV; this path names it alongside history.json.
@@ -65,4 +65,4 @@ router.add_api_operation("/workloads/{workload_id}/history.csv", ["GET"], export
             openapi_extra=_file("text/plain", "the text, UTF-8"))
 def document_text(request, workload_id: int, document_id: int):
     document = get_object_or_404(workload_of(request, workload_id).documents, pk=document_id)
-    return exports.download(document.text, "text/plain", exports.document_text_name(document))
+    return data_exports.download(document.text, "text/plain", data_exports.document_text_name(document))

@@ -4,11 +4,11 @@ from django.db import IntegrityError, transaction
 from ninja import Router, Status
 from ninja.errors import HttpError
 
-from workloads import pricing
-from workloads.access import organisation_of
 from workloads.api.errors import ERRORS
 from workloads.api.schemas import ApiPriceIn, ApiPriceOut, GpuPriceIn, GpuPriceOut
+from workloads.comparisons import pricing
 from workloads.models import ApiPrice, GpuPrice, Role
+from workloads.organisations.access import organisation_of
 
 router = Router(tags=["prices"])
 

@@ -5,14 +5,15 @@ from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
-from workloads import deletion, pricing
-from workloads.access import organisation_of
+from workloads import deletion
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
-from workloads.api.workloads import workload_of
-from workloads.exports import download, history_csv
+from workloads.api.workload_endpoints import workload_of
+from workloads.comparisons import pricing
+from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, start_run
 from workloads.models import ComparisonRun, GpuPrice, Role, StrategyResult
-from workloads.runs import SETTINGS, RefusalsNotConfirmed, cancel_run, start_run
+from workloads.organisations.access import organisation_of
+from workloads.reporting.data_exports import download, history_csv
 
 router = Router(tags=["runs"])
 

@@ -13,7 +13,8 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
 
 from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
-from workloads import rules, targets
+from workloads import rules
+from workloads.comparisons import targets
 from workloads.models import Alert, Probe, Workload
 
 

@@ -5,9 +5,10 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from workloads.api.errors import CONFLICT, ERRORS
-from workloads.api.runs import run_of
+from workloads.api.run_endpoints import run_of
 from workloads.models import Role
-from workloads.summary import exports, mail
+from workloads.reporting.summary import pdf_exports
+from workloads.reporting.summary import mail
 
 router = Router(tags=["summaries"])
 
@@ -28,7 +29,7 @@ class SummaryEmailOut(Schema):
 def create(request, run_id: int):
     run = run_of(request, run_id)
     try:
-        summary = exports.request_summary(run, request.auth)
+        summary = pdf_exports.request_summary(run, request.auth)
     except ValidationError as exc:
         raise HttpError(409, exc.messages[0]) from None
     return Status(202, {"id": summary.pk, "status": summary.status})
@@ -40,17 +41,17 @@ def create(request, run_id: int):
                                                "content": {"application/pdf": {"schema": {"type": "string",
                                                                                           "format": "binary"}}}}}})
 def download(request, run_id: int):
-    summary = exports.newest_done(run_of(request, run_id))
+    summary = pdf_exports.newest_done(run_of(request, run_id))
     if summary is None:
         raise HttpError(404, f"run {run_id} has no finished PDF summary yet: POST /api/runs/{run_id}/summary first")
-    return exports.download(summary)
+    return pdf_exports.download(summary)
 
 
 @router.post("/runs/{run_id}/summary/email", response={202: SummaryEmailOut, **ERRORS, **CONFLICT},
              summary="E-mail the run's newest finished PDF summary to the organisation's recipients "
                      "(409 without a finished summary or without recipients)")
 def email(request, run_id: int):
-    summary = exports.newest_done(run_of(request, run_id, Role.MEMBER))
+    summary = pdf_exports.newest_done(run_of(request, run_id, Role.MEMBER))
     if summary is None:
         raise HttpError(409, f"run {run_id} has no finished PDF summary to e-mail: POST /api/runs/{run_id}/summary "
                              "first")

@@ -9,15 +9,16 @@ from django.urls import reverse
 from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
-from workloads import deletion, pricing
-from workloads.access import organisation_of, workload_for
+from workloads import deletion
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
+from workloads.comparisons import pricing
+from workloads.documents.intake import accept_upload
 from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
+from workloads.organisations.access import organisation_of, workload_for
 from workloads.rules import name_taken, workload_named_alike
-from workloads.uploads import accept_upload
 
 router = Router(tags=["workloads"])
 

@@ -5,8 +5,8 @@ for the model are known before any inference instead of from a finished run that
 counts are the documents' stored counts (Document.tokens, under the target model) plus an allowance for the prompt
 around them: the engine counts exactly when it runs, so close to the limit the verdict is an estimate.
 
-The duration is the planned calls' ledger FLOPs (engine.ledger.call_costs, as workloads.planning counts them) at
-each strategy's seconds per ledger FLOP measured in the workload's latest succeeded run; a strategy without a
+The duration is the planned calls' ledger FLOPs (engine.ledger.call_costs, as workloads.comparisons.planning counts
+them) at each strategy's seconds per ledger FLOP measured in the workload's latest succeeded run; a strategy without a
 measured rate is given in ledger FLOPs alone, and says so.
 """
 
@@ -19,9 +19,9 @@ from engine import ledger, run_settings
 from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
 from engine.model.metadata import read_metadata
 from engine.run_settings import ANSWER_TOKENS, STRATEGIES
-from workloads import planning
+from workloads.comparisons import planning
+from workloads.comparisons.targets import model_path
 from workloads.models import ComparisonRun, Workload
-from workloads.targets import model_path
 from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text
 

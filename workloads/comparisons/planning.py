@@ -20,11 +20,12 @@ from django.db.models import Sum
 from engine import ledger
 from engine.attention import AttentionConfig
 from engine.call_plan import Call, call_plan, estimated_chunks
-from engine.run_settings import ANSWER_TOKENS
 from engine.model.metadata import read_metadata
-from workloads import periods, pricing
+from engine.run_settings import ANSWER_TOKENS
+from workloads.comparisons import pricing
+from workloads.comparisons.targets import model_path
 from workloads.models import ComparisonRun, Workload
-from workloads.targets import model_path
+from workloads.reporting import periods
 from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M

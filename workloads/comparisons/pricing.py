@@ -14,8 +14,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from workloads.changes import record_changes
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Workload
+from workloads.reporting.changes import record_changes
 
 
 class PricingError(ValueError):

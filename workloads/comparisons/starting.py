@@ -6,13 +6,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from engine import run_settings
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
-from engine import run_settings
-from workloads import dispatch, fit, periods, pricing
+from workloads import dispatch
+from workloads.comparisons import fit, pricing
+from workloads.comparisons.targets import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
-from workloads.targets import model_path
+from workloads.reporting import periods
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
 SETTINGS = tuple(run_settings.DEFAULTS)
@@ -43,8 +45,8 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     when it starts, and counts the run's units of work again then.
 
     A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
-    full-context strategy it chose would refuse (workloads.fit), it is queued only with confirm_refusals: such a
-    run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
+    full-context strategy it chose would refuse (workloads.comparisons.fit), it is queued only with confirm_refusals:
+    such a run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
     """
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
     values = {k: v for k, v in values.items() if v is not None}

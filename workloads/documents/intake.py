@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from workloads import dispatch
-from workloads.extraction import Limits, extract_file
-from workloads.extraction.datatypes import human_size
-from workloads.extraction.token_floor import TokenFloor
+from workloads.documents.extraction import Limits, extract_file
+from workloads.documents.extraction.datatypes import human_size
+from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
 
 

@@ -8,14 +8,14 @@ from django.utils import timezone
 from engine import run_settings
 from engine.attention.config import AttentionConfig
 from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
-from workloads.periods import period_of
+from workloads.reporting.periods import period_of
 
 from workloads.models.jobs import Job, status_field
-from workloads.models.prices import ApiPrice, GpuPrice
+from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
 
 # A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
-# (workloads.schedules). A failed or cancelled run does not, so its period can be fired again.
+# (workloads.reporting.scheduling). A failed or cancelled run does not, so its period can be fired again.
 STANDING_STATUSES = ("queued", "running", "succeeded")
 
 
@@ -68,8 +68,8 @@ class ComparisonRun(Job):
     # What produced it, and the engine's whole report as it came.
     device = models.CharField(max_length=200, blank=True)
     versions = models.JSONField(default=dict, blank=True)
-    # The documents it read: name, tokens and SHA-256 of the text each (workloads.document_sets); None before runs
-    # kept them.
+    # The documents it read: name, tokens and SHA-256 of the text each (workloads.documents.document_sets); None before
+    # runs kept them.
     documents = models.JSONField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
 
@@ -79,7 +79,7 @@ class ComparisonRun(Job):
     pricing_error = models.TextField(blank=True)
     priced_at = models.DateTimeField(null=True, blank=True)
 
-    # What changed since the previous period's run, per strategy (see workloads.changes), once priced.
+    # What changed since the previous period's run, per strategy (see workloads.reporting.changes), once priced.
     previous_run = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     changes = models.JSONField(default=dict, blank=True)
     # When its prices or its changes were last recorded: a PDF summary begun before then is out of date.

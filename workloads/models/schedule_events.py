@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from workloads.models.runs import ComparisonRun
+from workloads.models.comparison_runs import ComparisonRun
 from workloads.models.workloads import Workload
 
 

@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.db import models
 
+from workloads.models.comparison_runs import ComparisonRun
 from workloads.models.jobs import Job, status_field
-from workloads.models.runs import ComparisonRun
 
 
 class Summary(Job):

@@ -1,5 +1,5 @@
-"""The notes the charts print under themselves, on the pages (workloads.charts, plotly) and in the PDF
-(workloads.summary.charts, matplotlib): one wording for one fact, wherever it is charted.
+"""The notes the charts print under themselves, on the pages (workloads.reporting.page_charts, plotly) and in the PDF
+(workloads.reporting.summary.pdf_charts, matplotlib): one wording for one fact, wherever it is charted.
 
 A missing price is never drawn as $0: what a chart leaves out, or draws otherwise than a reader would expect,
 a note says.
@@ -25,7 +25,8 @@ def no_value(strategy: str, where: str, missing: str) -> str:
 
 
 def projection_notes(projection) -> list[str]:
-    """What a projection chart (a workloads.planning Projection) says about the dollars it draws or cannot draw."""
+    """What a projection chart (a workloads.comparisons.planning Projection) says about the dollars it draws or cannot
+    draw."""
     if projection.device_dollars is None and projection.api_dollars is None:
         return [FLOPS_INSTEAD]
     notes = []

@@ -16,8 +16,8 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 
+from workloads.comparisons.starting import SETTINGS
 from workloads.models import ApiPrice, ComparisonRun, Document, GpuPrice, StrategyResult, Workload
-from workloads.runs import SETTINGS
 
 COLUMNS = [
     "run_id", "created_at", "trigger", "period", "status", "workload", "device", "model", "units_of_work",

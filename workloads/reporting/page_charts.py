@@ -3,7 +3,7 @@
 Each chart has a stable name: its element is `<div id="chart-<name>" data-chart="<name>">`,
 and static/js/charts.js draws every such element with Plotly.newPlot. A chart with
 nothing to plot carries a sentence instead of a figure. Dollar charts leave unpriced
-results out and say so in a note, worded as in the PDF (workloads.chart_notes): a missing
+results out and say so in a note, worded as in the PDF (workloads.reporting.chart_notes): a missing
 price is never plotted as $0. Refused strategies are left out of every chart; the page
 says so once (refusal_notes), not under each chart.
 """
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from django.utils import timezone
 
-from workloads import chart_notes
 from workloads.models import ComparisonRun, StrategyResult, Workload
-from workloads.models.runs import STRATEGIES
+from workloads.models.comparison_runs import STRATEGIES
+from workloads.reporting import chart_notes
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
 COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))

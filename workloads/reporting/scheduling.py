@@ -15,10 +15,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
-from workloads import runs
+from workloads.comparisons import starting
 from workloads.models import ComparisonRun, ScheduleEvent, Workload
-from workloads.models.runs import STANDING_STATUSES
-from workloads.periods import period_of
+from workloads.models.comparison_runs import STANDING_STATUSES
+from workloads.reporting.periods import period_of
 
 TASK = "workloads.scheduled_comparison"
 QUEUE = "default"
@@ -113,8 +113,8 @@ def fire(workload: Workload, now: dt.datetime, user=None) -> ScheduleEvent:
         settings = workload.run_settings
         try:
             with transaction.atomic():  # a savepoint: a lost race on the unique constraint leaves the rest intact
-                run = runs.start_run(workload, user, strategies=settings.get("strategies"),
-                                     trigger=ComparisonRun.Trigger.SCHEDULED, **_values(settings))
+                run = starting.start_run(workload, user, strategies=settings.get("strategies"),
+                                         trigger=ComparisonRun.Trigger.SCHEDULED, **_values(settings))
         except ValidationError as exc:
             reason = _sentence(" ".join(exc.messages))
         except IntegrityError:
@@ -154,8 +154,8 @@ def _reason_to_skip(workload: Workload, period: str) -> str | None:
     if strategies is not None and not (isinstance(strategies, list) and all(isinstance(s, str) for s in strategies)):
         return "The saved strategies are not a list of names; start a comparison by hand to save new ones."
     try:  # as start_run will see them: no strategies means the defaults, and unset values are left out
-        runs.check_settings(list(dict.fromkeys(strategies or runs.DEFAULT_STRATEGIES)), _values(settings),
-                            workload.target_model)
+        starting.check_settings(list(dict.fromkeys(strategies or starting.DEFAULT_STRATEGIES)), _values(settings),
+                                workload.target_model)
     except ValidationError as exc:
         return (f"The saved run settings no longer validate ({' '.join(exc.messages)}); "
                 "start a comparison by hand to save new ones.")
@@ -164,7 +164,7 @@ def _reason_to_skip(workload: Workload, period: str) -> str | None:
 
 def _values(settings: dict) -> dict:
     """The engine settings among the saved ones; anything else stored there is not passed on."""
-    return {name: settings[name] for name in runs.SETTINGS if settings.get(name) is not None}
+    return {name: settings[name] for name in starting.SETTINGS if settings.get(name) is not None}
 
 
 def _already_scheduled(workload: Workload, period: str) -> str:

@@ -9,8 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import access, exports
 from workloads.models import Role, UploadItem
+from workloads.organisations import access
+from workloads.reporting import data_exports
 from workloads.views.methods import read_only
 
 # A page shows this much of the text; a million-token workload's document can hold megabytes.
@@ -44,7 +45,7 @@ def document_text(request: HttpRequest, pk: int, document_pk: int) -> HttpRespon
     """The whole text as a UTF-8 file named after the document."""
     workload = access.workload_for(request.user, pk)
     document = get_object_or_404(workload.documents, pk=document_pk)
-    return exports.download(document.text, "text/plain", exports.document_text_name(document))
+    return data_exports.download(document.text, "text/plain", data_exports.document_text_name(document))
 
 
 @login_required

@@ -19,10 +19,10 @@ from django.utils.timesince import timeuntil
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access, members
 from workloads.forms import MemberForm, OrganisationForm, RoleForm
 from workloads.models import Membership, Role
 from workloads.models.organisations import ROLE_DUTIES
+from workloads.organisations import access, members
 from workloads.views.methods import form_page
 
 

@@ -6,10 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from workloads import access, charts
+from workloads.comparisons.planning import project
 from workloads.models import ComparisonRun
-from workloads.planning import project
-from workloads.summary.decision import recommendation
+from workloads.organisations import access
+from workloads.reporting import page_charts
+from workloads.reporting.summary.recommendation import recommendation
 from workloads.views.methods import read_only
 
 
@@ -24,6 +25,6 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
             for i, length in enumerate(projection.lengths)]
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return render(request, "workloads/planning.html", {
-        "workload": workload, "projection": projection, "chart": charts.planning(projection), "rows": rows,
+        "workload": workload, "projection": projection, "chart": page_charts.planning(projection), "rows": rows,
         "run": run, "decision": recommendation(run) if run else None,
     })

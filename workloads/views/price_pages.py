@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import access, pricing
+from workloads.comparisons import pricing
 from workloads.forms import ApiPriceForm, GpuPriceForm
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Role
+from workloads.organisations import access
 from workloads.views.methods import read_only
 
 ERRORS_SHOWN = 10

@@ -8,9 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import access, dispatch
+from workloads import dispatch
 from workloads.forms import ProbeForm, ProbeGenerationForm
 from workloads.models import Probe, Role, Workload
+from workloads.organisations import access
 from workloads.views.methods import form_page
 
 

@@ -13,10 +13,14 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access, charts, deletion, document_sets, exports, fit, pricing, runs, schedules
+from workloads import deletion
+from workloads.comparisons import fit, pricing, starting
+from workloads.documents import document_sets
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
-from workloads.summary.decision import monthly, recommendation
+from workloads.organisations import access
+from workloads.reporting import data_exports, page_charts, scheduling
+from workloads.reporting.summary.recommendation import monthly, recommendation
 from workloads.views.methods import form_page, read_only
 
 
@@ -47,9 +51,9 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     form = RunForm(request.POST) if request.method == "POST" else RunForm()
     if request.method == "POST" and form.is_valid():
         try:
-            run = runs.start_run(workload, request.user, form.cleaned_data["strategies"],
-                                 confirm_refusals=form.cleaned_data["confirm_refusals"], **form.settings())
-        except runs.RefusalsNotConfirmed as exc:
+            run = starting.start_run(workload, request.user, form.cleaned_data["strategies"],
+                                     confirm_refusals=form.cleaned_data["confirm_refusals"], **form.settings())
+        except starting.RefusalsNotConfirmed as exc:
             form.ask_to_confirm(exc.message)
         except ValidationError as exc:
             form.add_error(None, exc)
@@ -65,9 +69,9 @@ def preflight_of(workload, form: RunForm) -> fit.Preflight:
     """The fit table and estimate for the strategies and settings the form holds: those posted when they were
     valid (a start refused for confirmation included), the defaults otherwise."""
     data = getattr(form, "cleaned_data", {})
-    if all(name in data for name in ("strategies", *runs.SETTINGS)):
+    if all(name in data for name in ("strategies", *starting.SETTINGS)):
         return fit.preflight(workload, data["strategies"], form.settings())
-    return fit.preflight(workload, runs.DEFAULT_STRATEGIES)
+    return fit.preflight(workload, starting.DEFAULT_STRATEGIES)
 
 
 @login_required
@@ -81,12 +85,12 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "run": run, "workload": run.workload, "results": results, "ran": ran,
         "answer_rows": _answer_rows(results),
         "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
-        "charts": [charts.flop_breakdown(run), charts.cost_vs_quality(run)] if results else [],
-        "chart_refusals": charts.refusal_notes(results),
+        "charts": [page_charts.flop_breakdown(run), page_charts.cost_vs_quality(run)] if results else [],
+        "chart_refusals": page_charts.refusal_notes(results),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "refirable_period": _refirable_period(run),
-        "settings": [(name.replace("_", " "), getattr(run, name)) for name in runs.SETTINGS],
+        "settings": [(name.replace("_", " "), getattr(run, name)) for name in starting.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
         "documents_read": document_sets.described(run.documents),
     })
@@ -96,7 +100,7 @@ def _refirable_period(run: ComparisonRun) -> str | None:
     """The run's period, if it is a scheduled run whose period can be fired again now."""
     if run.trigger != ComparisonRun.Trigger.SCHEDULED:
         return None
-    period = schedules.refirable_period(run.workload, timezone.now())
+    period = scheduling.refirable_period(run.workload, timezone.now())
     return period if period == run.period else None
 
 
@@ -117,7 +121,7 @@ def run_status(request: HttpRequest, pk: int) -> JsonResponse:
 @require_POST
 def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk, Role.MEMBER)
-    if runs.cancel_run(run):
+    if starting.cancel_run(run):
         messages.success(request, "Cancelled. A running comparison stops at its next step.")
     else:
         messages.info(request, "This comparison had already finished, so there was nothing to cancel.")
@@ -164,4 +168,4 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
     workload = access.workload_for(request.user, pk)
-    return exports.download(exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-runs.csv")
+    return data_exports.download(data_exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-starting.csv")

@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from workloads import access, schedules
 from workloads.forms import ScheduleForm
 from workloads.models import Role
+from workloads.organisations import access
+from workloads.reporting import scheduling
 from workloads.views.methods import form_page
 
 
@@ -35,12 +36,12 @@ def schedule_fire(request: HttpRequest, pk: int) -> HttpResponse:
     """Fire this period's schedule again, after its firing was skipped or its run failed or was cancelled."""
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     now = timezone.now()
-    period = schedules.refirable_period(workload, now)
+    period = scheduling.refirable_period(workload, now)
     if period is None:
         messages.info(request, "Nothing to fire again: this period's comparison is queued, running or done, "
                                "or the schedule is off or has not fired yet.")
     else:
-        event = schedules.fire(workload, now, user=request.user)
+        event = scheduling.fire(workload, now, user=request.user)
         if event.run is None:
             messages.error(request, f"Fired {period} again, but queued nothing: {event.reason}")
         else:

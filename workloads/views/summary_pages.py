@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads import access
 from workloads.models import Role, Summary
-from workloads.summary import exports, mail
+from workloads.organisations import access
+from workloads.reporting.summary import pdf_exports
+from workloads.reporting.summary import mail
 from workloads.views.methods import read_only
 
 
@@ -23,7 +24,7 @@ def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
     # Viewers too: a PDF of a run is another way of reading it, as its CSV is, and managers are who read it.
     run = access.run_for(request.user, pk)
     try:
-        exports.request_summary(run, request.user)
+        pdf_exports.request_summary(run, request.user)
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
     else:
@@ -36,7 +37,7 @@ def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
 def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
     """Mail the run's newest finished PDF to the organisation's recipients."""
     run = access.run_for(request.user, pk, Role.MEMBER)
-    summary = exports.newest_done(run)
+    summary = pdf_exports.newest_done(run)
     if summary is None:
         messages.error(request, "This run has no finished PDF summary to e-mail yet: export one first.")
         return redirect("run_detail", pk=run.pk)
@@ -53,10 +54,10 @@ def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
 @read_only
 def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
-    summary = exports.newest_done(run)
+    summary = pdf_exports.newest_done(run)
     if summary is None:
         raise Http404("this run has no finished PDF summary yet")
-    return exports.download(summary)
+    return pdf_exports.download(summary)
 
 
 @login_required
@@ -65,10 +66,10 @@ def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
 def summary_status(request: HttpRequest, pk: int) -> JsonResponse:
     """Polled by static/js/summary.js while the newest summary is queued or running."""
     run = access.run_for(request.user, pk)
-    summary = exports.newest(run)
+    summary = pdf_exports.newest(run)
     if summary is None:
         return JsonResponse({"status": None, "finished": True, "download_url": None, "error": ""})
-    done = exports.newest_done(run)
+    done = pdf_exports.newest_done(run)
     return JsonResponse({
         "status": summary.status,
         "finished": summary.status in (Summary.Status.DONE, Summary.Status.FAILED),

@@ -12,9 +12,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
-from workloads import access
+from workloads.documents.intake import accept_upload
 from workloads.models import Role, Upload
-from workloads.uploads import accept_upload
+from workloads.organisations import access
 from workloads.views.methods import form_page, read_only
 
 

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from workloads import pricing
+from workloads.comparisons import pricing
 from workloads.models import Alert, GpuPrice
 
 from .conftest import Q3, Q4, run_at

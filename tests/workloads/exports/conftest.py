@@ -37,7 +37,7 @@ def finished_run(workload, probe, prices, previous_run, alice):
     run = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 5, 4, 6, tzinfo=dt.timezone.utc),
                    trigger=ComparisonRun.Trigger.SCHEDULED, created_by=alice, started_at=dt.datetime(
                        2026, 5, 4, 6, 1, tzinfo=dt.timezone.utc))
-    # Written here, not by workloads.changes, so that these tests read exactly the rows they check against.
+    # Written here, not by workloads.reporting.changes, so that these tests read exactly the rows they check against.
     ComparisonRun.objects.filter(pk=run.pk).update(previous_run=previous_run,
                                                    changes=CHANGES | {"previous_run": previous_run.pk},
                                                    documents=DOCUMENTS)

@@ -6,8 +6,8 @@ import io
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import make_run
-from workloads.exports import COLUMNS
 from workloads.models import ComparisonRun
+from workloads.reporting.data_exports import COLUMNS
 
 
 def _rows(response) -> list[dict]:

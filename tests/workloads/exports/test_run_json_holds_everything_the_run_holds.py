@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from tests.workloads.exports.conftest import DOCUMENTS, strict_json
 from tests.workloads.pages.conftest import VERSIONS, make_run, standard_report
-from workloads.exports import COLUMNS
 from workloads.models import ComparisonRun, GpuPrice
+from workloads.reporting.data_exports import COLUMNS
 
 RESULT_FIELDS = COLUMNS[COLUMNS.index("strategy"):COLUMNS.index("gpu_price_per_hour")]
 

@@ -9,7 +9,7 @@ import zlib
 import docx
 from fpdf import FPDF
 
-from workloads.extraction import Limits
+from workloads.documents.extraction import Limits
 
 LIMITS = Limits(max_file_bytes=1024 * 1024, max_archive_members=100, max_archive_bytes=10 * 1024 * 1024)
 

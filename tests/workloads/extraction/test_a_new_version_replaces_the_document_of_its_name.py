@@ -6,8 +6,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from workloads import tasks
+from workloads.documents.intake import store_upload
 from workloads.models import Document
-from workloads.uploads import store_upload
 
 OLD = "The notice period is 30 days.\n"
 NEW = "The notice period is 90 days, given in writing to the registered office.\n"

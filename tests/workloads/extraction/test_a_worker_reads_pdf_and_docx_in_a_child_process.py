@@ -6,8 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.workloads.live import wait_for
+from workloads.documents.intake import accept_upload
 from workloads.models import Upload
-from workloads.uploads import accept_upload
 
 from .builders import make_docx, make_pdf, make_pdf_bomb
 

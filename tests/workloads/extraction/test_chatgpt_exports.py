@@ -2,7 +2,7 @@
 
 import json
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS
 

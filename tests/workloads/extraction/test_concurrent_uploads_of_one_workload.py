@@ -9,9 +9,9 @@ from django.db import connections
 from django.test import override_settings
 
 from workloads import tasks
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
+from workloads.documents.intake import store_upload
 from workloads.models import Document, Upload
-from workloads.uploads import store_upload
 
 TEXT = "The notice period is 90 days.\nThe governing law is the law of Ireland.\n"
 
@@ -26,7 +26,7 @@ def _extract_both_at_once(monkeypatch, uploads: list[Upload]) -> None:
         both_extracted.wait()
         return entries
 
-    monkeypatch.setattr("workloads.uploads.extract_file", extract_then_wait)
+    monkeypatch.setattr("workloads.documents.intake.extract_file", extract_then_wait)
     errors = []
 
     def run(upload: Upload) -> None:

@@ -3,7 +3,7 @@ import re
 
 import docx
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_docx, make_zip, with_part
 

@@ -1,6 +1,6 @@
 """A Word document's text is what its reader sees: python-docx's paragraph text alone dropped each of these."""
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_word, with_part
 

@@ -1,4 +1,4 @@
-from workloads.extraction import Limits, extract_file
+from workloads.documents.extraction import Limits, extract_file
 
 from .builders import LIMITS
 

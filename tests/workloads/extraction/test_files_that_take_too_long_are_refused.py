@@ -3,7 +3,7 @@
 import dataclasses
 import time
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_docx_bomb
 

@@ -1,6 +1,6 @@
 import json
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS
 

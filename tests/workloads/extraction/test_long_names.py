@@ -9,10 +9,10 @@ import zipfile
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from workloads.extraction import MAX_NAME_LENGTH, extract_file
+from workloads.documents.extraction import MAX_NAME_LENGTH, extract_file
+from workloads.documents.intake import store_upload
 from workloads.models import Document, Upload, UploadItem
 from workloads.tasks import extract_upload
-from workloads.uploads import store_upload
 
 from .builders import LIMITS, by_name, make_zip, make_zip_with_symlink
 

@@ -1,7 +1,7 @@
 """Every name we store and show is free of control characters, line separators and bidi controls, which could hide
 or fake its real ending ("rtl\u202egnp.txt" shows as "rtltxt.png"); they are dropped, as from an upload's own name."""
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_zip
 

@@ -3,7 +3,7 @@ charset-normalizer ranks Windows Western (cp1252) as high: Polish as cp1252 read
 
 import pytest
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS
 

@@ -1,6 +1,6 @@
 import pytest
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_pdf, make_pdf_choices, make_pdf_fields, make_pdf_form
 

@@ -1,4 +1,4 @@
-from workloads.extraction import Extracted, extract_file
+from workloads.documents.extraction import Extracted, extract_file
 
 from .builders import LIMITS
 

@@ -11,9 +11,9 @@ from tokenizers import Tokenizer, normalizers
 
 from tests.workloads.conftest import MODEL
 from workloads import tasks
-from workloads.extraction.token_floor import TokenFloor
+from workloads.documents.extraction.token_floor import TokenFloor
+from workloads.documents.intake import store_upload
 from workloads.tasks import extract_upload
-from workloads.uploads import store_upload
 
 # Words, every kind of whitespace, and what the tokenizer treats specially: its added tokens, its longest tokens,
 # bytes missing from its vocabulary (dropped without a token), characters of four UTF-8 bytes.

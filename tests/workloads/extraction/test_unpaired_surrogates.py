@@ -6,10 +6,10 @@ fail the whole upload.
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
+from workloads.documents.intake import store_upload
 from workloads.models import Document, Upload
 from workloads.tasks import extract_upload
-from workloads.uploads import store_upload
 
 from .builders import LIMITS
 

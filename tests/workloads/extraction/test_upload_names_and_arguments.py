@@ -1,6 +1,6 @@
 import pytest
 
-from workloads.extraction import Limits, extract_file
+from workloads.documents.extraction import Limits, extract_file
 
 from .builders import LIMITS
 

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
-from workloads.uploads import validate_files
+from workloads.documents.intake import validate_files
 
 
 def _refusal(size: int) -> str:

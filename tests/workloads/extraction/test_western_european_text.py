@@ -10,7 +10,7 @@ with few accents can look more like Baltic cp775), its choice stands.
 
 import pytest
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS
 

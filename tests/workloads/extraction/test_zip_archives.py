@@ -2,7 +2,7 @@ import io
 import warnings
 import zipfile
 
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_docx, make_pdf, make_zip, make_zip_with_symlink, patch_first_member
 

@@ -1,4 +1,4 @@
-from workloads.extraction import extract_file
+from workloads.documents.extraction import extract_file
 
 from .builders import LIMITS, make_zip
 

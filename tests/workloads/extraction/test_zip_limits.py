@@ -1,7 +1,7 @@
 import io
 import zipfile
 
-from workloads.extraction import Limits, extract_file
+from workloads.documents.extraction import Limits, extract_file
 
 from .builders import LIMITS, make_zip, patch_first_member
 

@@ -11,8 +11,8 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from workloads import members
 from workloads.models import ApiToken, Membership, Role
+from workloads.organisations import members
 
 from .conftest import html
 

@@ -5,7 +5,7 @@ import zoneinfo
 
 from django_celery_beat.models import CrontabSchedule
 
-from workloads.schedules import fire_times, next_fire_times
+from workloads.reporting.scheduling import fire_times, next_fire_times
 
 NEW_YORK = zoneinfo.ZoneInfo("America/New_York")
 UTC = dt.timezone.utc

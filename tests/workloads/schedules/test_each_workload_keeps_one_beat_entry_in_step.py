@@ -10,8 +10,8 @@ from django_celery_beat.models import PeriodicTask
 
 from costplanner.celery import app
 from workloads import signals
+from workloads.comparisons.starting import start_run
 from workloads.models import Workload
-from workloads.runs import start_run
 
 
 def entry(workload) -> PeriodicTask:

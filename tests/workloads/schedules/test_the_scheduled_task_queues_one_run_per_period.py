@@ -5,9 +5,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
-from workloads import schedules
 from workloads.models import ApiPrice, ComparisonRun, Probe, ScheduleEvent, Workload
-from workloads.periods import period_of
+from workloads.reporting import scheduling
+from workloads.reporting.periods import period_of
 from workloads.tasks import scheduled_comparison
 
 SAVED = {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 128, "chunk_overlap": 16, "window": 512}
@@ -76,7 +76,7 @@ def test_two_standing_scheduled_runs_in_one_period_break_the_constraint(ready):
 def test_a_firing_that_loses_the_race_records_a_skip(ready, monkeypatch, django_capture_on_commit_callbacks):
     # Another firing queued its run after this one looked: only the unique constraint can stop it now.
     standing = make_run(ready, status=ComparisonRun.Status.QUEUED, trigger=ComparisonRun.Trigger.SCHEDULED)
-    monkeypatch.setattr(schedules, "_standing_run", lambda workload, period: None)
+    monkeypatch.setattr(scheduling, "_standing_run", lambda workload, period: None)
     event, callbacks = fire(ready, django_capture_on_commit_callbacks)
 
     assert ComparisonRun.objects.get() == standing and not callbacks

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from tests.workloads.pages.conftest import html, make_run
 from workloads.models import ScheduleEvent
-from workloads.schedules import next_fire_times
+from workloads.reporting.scheduling import next_fire_times
 
 
 def test_it_shows_the_schedule_in_words_and_the_next_four_firings(alice_client, workload):

@@ -84,7 +84,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-SMTP_BACKEND = "workloads.summary.smtp.EmailBackend"  # what settings.py makes of an smtp:// EMAIL_URL
+SMTP_BACKEND = "workloads.reporting.summary.smtp.EmailBackend"  # what settings.py makes of an smtp:// EMAIL_URL
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.workloads.live import ROOT
 from tests.workloads.summary.conftest import SMTP_BACKEND, done_summary
 from workloads.models import SummaryEmail
-from workloads.summary import mail
+from workloads.reporting.summary import mail
 from workloads.tasks import email_summary
 
 CFO, OPS = "cfo@acme.example", "ops@acme.example"

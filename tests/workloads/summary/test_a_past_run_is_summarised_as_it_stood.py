@@ -6,8 +6,8 @@ import pytest
 
 from tests.workloads.summary.conftest import make_run, standard_report
 from workloads.models import ComparisonRun, GpuPrice
-from workloads.summary.content import SummaryError, gather
-from workloads.summary.render import render_html
+from workloads.reporting.summary.content import SummaryError, gather
+from workloads.reporting.summary.render import render_html
 
 
 def test_last_quarters_summary_ends_its_history_at_its_own_run(last_quarter, this_quarter):

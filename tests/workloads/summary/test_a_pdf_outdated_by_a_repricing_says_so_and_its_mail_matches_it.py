@@ -4,10 +4,10 @@ says that the PDF is out of date, and a mail of that PDF still quotes the PDF, n
 from django.urls import reverse
 
 from tests.workloads.summary.conftest import pdf_text
-from workloads import pricing
+from workloads.comparisons import pricing
 from workloads.models import GpuPrice
-from workloads.summary import mail
-from workloads.summary.exports import request_summary
+from workloads.reporting.summary import mail
+from workloads.reporting.summary.pdf_exports import request_summary
 from workloads.tasks import email_summary, export_summary
 
 

@@ -2,8 +2,8 @@
 
 from tests.workloads.summary.conftest import make_run, pdf_text, standard_report
 from tests.workloads.summary.test_the_pdf_answers_the_managers_question import _chart_images
-from workloads.summary.decision import decision, recommendation
-from workloads.summary.render import render_summary
+from workloads.reporting.summary.recommendation import decision, recommendation
+from workloads.reporting.summary.render import render_summary
 
 
 def test_the_pdf_says_there_is_no_price_and_no_earlier_period(workload, probe):

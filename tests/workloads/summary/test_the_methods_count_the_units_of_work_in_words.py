@@ -4,7 +4,7 @@ import pytest
 
 from tests.workloads.pages.conftest import make_run, standard_report
 from workloads.models import Workload
-from workloads.summary.content import gather
+from workloads.reporting.summary.content import gather
 
 
 @pytest.mark.parametrize(("kind", "units", "words"), [

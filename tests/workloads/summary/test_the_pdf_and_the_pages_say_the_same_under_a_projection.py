@@ -1,11 +1,12 @@
-"""The PDF's projection chart and the planning page's chart say the same notes, in the same words, for one projection."""
+"""The PDF's projection chart and the planning page's chart say the same notes, in the same words, for one
+projection."""
 
 import pytest
 
-from workloads import charts as page_charts
-from workloads.chart_notes import FLOPS_INSTEAD, NO_API_DOLLARS, NO_DEVICE_DOLLARS, ZERO_DOLLARS
-from workloads.planning import LENGTHS, Projection
-from workloads.summary import charts as pdf_charts
+from workloads.comparisons.planning import LENGTHS, Projection
+from workloads.reporting import page_charts
+from workloads.reporting.chart_notes import FLOPS_INSTEAD, NO_API_DOLLARS, NO_DEVICE_DOLLARS, ZERO_DOLLARS
+from workloads.reporting.summary import pdf_charts
 
 RISING = {"chunked": [n / 1e6 for n in LENGTHS]}
 FREE = {"chunked": [0.0] * len(LENGTHS)}

@@ -7,8 +7,8 @@ from django.utils.html import escape
 from engine import run_settings
 from tests.workloads.pages.conftest import html
 from tests.workloads.summary.test_the_pdf_answers_the_managers_question import _page_text
-from workloads.summary.decision import recommendation
-from workloads.summary.render import render_summary
+from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.summary.render import render_summary
 
 
 def test_the_pdf_and_the_planning_page_name_the_same_strategy_at_the_workloads_size(alice_client, this_quarter):

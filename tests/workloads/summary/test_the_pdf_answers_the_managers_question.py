@@ -10,9 +10,9 @@ from PIL import Image
 
 from tests.workloads.summary.conftest import DEVICE, pdf_text
 from workloads.models import ComparisonRun
-from workloads.summary import charts
-from workloads.summary.decision import recommendation
-from workloads.summary.render import render_summary
+from workloads.reporting.summary import pdf_charts
+from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.summary.render import render_summary
 
 METHOD_HEADINGS = ["How the numbers were measured", "The baseline: chunking", "Full context, dense",
                    "Full context, naive sparse", "Full context, sliding window", "Full context with Index Share",
@@ -88,7 +88,7 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     assert "the indexer runs once per group of 4 layers" in text
     # Every chart is drawn: one image per chart, at the size the charts module draws them.
     assert all(title in text for title in CHART_TITLES)
-    size = (round(charts.WIDTH_IN * charts.DPI), round(charts.HEIGHT_IN * charts.DPI))
+    size = (round(pdf_charts.WIDTH_IN * pdf_charts.DPI), round(pdf_charts.HEIGHT_IN * pdf_charts.DPI))
     assert _chart_images(pdf) == [size] * len(CHART_TITLES)
     # Pages numbered.
     assert f"Page 1 of {pages}" in text and f"Page {pages} of {pages}" in text

@@ -4,9 +4,9 @@ cost that rose from $0 reads "from $0", not "—", which means the previous peri
 import datetime as dt
 
 from tests.workloads.summary.conftest import DEVICE
-from workloads import pricing
+from workloads.comparisons import pricing
 from workloads.models import GpuPrice
-from workloads.summary.render import render_html
+from workloads.reporting.summary.render import render_html
 
 
 def test_a_rise_from_a_free_device_reads_from_zero_against_the_named_period(acme, last_quarter, this_quarter):

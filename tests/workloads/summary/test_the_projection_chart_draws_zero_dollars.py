@@ -1,8 +1,8 @@
 """The PDF's projection draws a price of $0 (owned hardware, a free API) on a linear axis, and says why."""
 
-from workloads.chart_notes import ZERO_DOLLARS
-from workloads.planning import LENGTHS, Projection
-from workloads.summary import charts
+from workloads.comparisons.planning import LENGTHS, Projection
+from workloads.reporting.chart_notes import ZERO_DOLLARS
+from workloads.reporting.summary import pdf_charts
 
 
 def _projection(api_per_question: float) -> Projection:
@@ -11,11 +11,11 @@ def _projection(api_per_question: float) -> Projection:
 
 
 def test_a_free_api_is_drawn_and_the_axis_is_said_to_be_linear():
-    chart = charts.projection(_projection(0.0))
+    chart = pdf_charts.projection(_projection(0.0))
 
     assert chart.image is not None
     assert ZERO_DOLLARS in chart.notes
 
 
 def test_priced_dollars_keep_the_logarithmic_axis_without_the_note():
-    assert ZERO_DOLLARS not in charts.projection(_projection(0.002)).notes
+    assert ZERO_DOLLARS not in pdf_charts.projection(_projection(0.002)).notes

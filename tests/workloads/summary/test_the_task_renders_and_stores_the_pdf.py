@@ -9,8 +9,8 @@ from django.urls import reverse
 from tests.workloads.live import wait_for
 from tests.workloads.summary.conftest import make_run, pdf_text
 from workloads.models import ComparisonRun, Summary
-from workloads.summary.decision import decision
-from workloads.summary.exports import request_summary
+from workloads.reporting.summary.pdf_exports import request_summary
+from workloads.reporting.summary.recommendation import decision
 from workloads.tasks import export_summary
 
 

@@ -6,8 +6,8 @@ killing it and, tasks being acknowledged late, the message coming back to kill t
 refuses that file; the rest of the upload is kept.
 
 subprocess, not multiprocessing: Celery's prefork pool children are daemonic, and a daemonic process may not start
-multiprocessing children. The child (`python -m workloads.extraction`, which needs nothing from Django) reads the
-file from stdin and writes its result to stdout as JSON.
+multiprocessing children. The child (`python -m workloads.documents.extraction`, which needs nothing from Django) reads
+the file from stdin and writes its result to stdout as JSON.
 """
 
 import dataclasses
@@ -21,7 +21,7 @@ from pathlib import Path
 from .datatypes import Limits, Skip, human_size
 from .formats import read_docx, read_pdf
 
-# The child runs `-m workloads.extraction` from the folder that holds the workloads package.
+# The child runs `-m workloads.documents.extraction` from the folder that holds the workloads package.
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # Exit status of a child whose reader raised MemoryError. pdfium ends itself with abort() when an allocation fails
 # (FX_OutOfMemoryTerminate), so SIGABRT means the same; its other checks crash with a trap instead.
@@ -30,7 +30,7 @@ _OUT_OF_MEMORY = 75
 
 def read_in_child(kind: str, data: bytes, limits: Limits) -> tuple[str, str]:
     """(text, detail) of a "PDF" or "DOCX" file, or Skip, also when it needs more memory or time than limits allow."""
-    command = [sys.executable, "-m", "workloads.extraction", kind, json.dumps(dataclasses.asdict(limits))]
+    command = [sys.executable, "-m", "workloads.documents.extraction", kind, json.dumps(dataclasses.asdict(limits))]
     try:
         child = subprocess.run(command, input=data, capture_output=True, cwd=_PROJECT_ROOT,
                                timeout=limits.reader_timeout_s)

@@ -2,7 +2,7 @@
 
 A summary describes one run as it stands (its prices, its changes since the previous period),
 with the workload's history up to that run, so a past run exported again reads as it did then.
-The projection against context length is the planning page's (workloads.planning), reused as is.
+The projection against context length is the planning page's (workloads.comparisons.planning), reused as is.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
 
-from workloads import document_sets
-from workloads.changes import strategy_name
+from workloads.comparisons.planning import project
+from workloads.documents import document_sets
 from workloads.models import ComparisonRun, StrategyResult
-from workloads.models.runs import STRATEGIES
-from workloads.planning import project
-from workloads.summary import charts
-from workloads.summary.decision import monthly, recommendation
+from workloads.models.comparison_runs import STRATEGIES
+from workloads.reporting.changes import strategy_name
+from workloads.reporting.summary import pdf_charts
+from workloads.reporting.summary.recommendation import monthly, recommendation
 from workloads.templatetags.units import count_of, dollars
 
 
@@ -92,8 +92,8 @@ class Content:
     provenance: list[tuple[str, object]]  # model, device and library versions
     settings: list[tuple[str, object]]
     methods: list[Method]
-    projection: object  # workloads.planning.Projection
-    charts: list = field(default_factory=list)  # the appendix's workloads.summary.charts.Chart, added by gather()
+    projection: object  # workloads.comparisons.planning.Projection
+    charts: list = field(default_factory=list)  # the appendix's pdf_charts.Chart, added by gather()
     decision_chart: object = None  # page one's chart, added by gather()
 
     @property
@@ -158,8 +158,8 @@ def gather(run: ComparisonRun) -> Content:
                     *sorted((str(k), str(v)) for k, v in (run.versions or {}).items())],
         settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
     )
-    content.charts = charts.all_charts(content)
-    content.decision_chart = charts.decision(content)
+    content.charts = pdf_charts.all_charts(content)
+    content.decision_chart = pdf_charts.decision(content)
     return content
 
 

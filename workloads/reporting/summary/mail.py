@@ -21,8 +21,8 @@ from django.utils import timezone
 
 from workloads import dispatch
 from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
-from workloads.summary.decision import decision, monthly
-from workloads.summary.exports import filename, in_flight
+from workloads.reporting.summary.pdf_exports import filename, in_flight
+from workloads.reporting.summary.recommendation import decision, monthly
 
 # A mail server down for a restart, or answering "try again later" (4xx), gets three more tries over half an hour.
 RETRY_DELAYS_S = (60, 300, 1800)
@@ -91,7 +91,7 @@ def send(email: SummaryEmail) -> dict[str, tuple[int, str]]:
     sent = message(email, email.undelivered)
     try:
         sent.send()
-        # Only our SMTP backend (workloads.summary.smtp) reports refusals; the console backend refuses nobody.
+        # Only our SMTP backend (workloads.reporting.summary.smtp) reports refusals; the console backend refuses nobody.
         refused = getattr(sent, "refused", {})
     except smtplib.SMTPRecipientsRefused as exc:  # it refused every one of them
         refused = exc.recipients

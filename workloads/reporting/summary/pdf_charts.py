@@ -1,9 +1,9 @@
 """The PDF's charts, drawn with matplotlib on the Agg canvas and embedded as PNG data URIs.
 
 No pyplot: each chart is its own Figure, so nothing is shared between charts or threads, and
-the same data always gives the same bytes. Colours are the pages' (workloads.charts.COLOURS), so
+the same data always gives the same bytes. Colours are the pages' (workloads.reporting.page_charts.COLOURS), so
 a strategy looks the same on screen and on paper. A missing price is never drawn as $0: such
-points are left out and the chart says so, worded as on the pages (workloads.chart_notes).
+points are left out and the chart says so, worded as on the pages (workloads.reporting.chart_notes).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from workloads import chart_notes
-from workloads.charts import COLOURS
-from workloads.summary.decision import inputs as decision_inputs
+from workloads.reporting import chart_notes
+from workloads.reporting.page_charts import COLOURS
+from workloads.reporting.summary.recommendation import inputs as decision_inputs
 from workloads.templatetags.units import dollars
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200

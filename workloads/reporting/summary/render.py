@@ -14,9 +14,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from workloads.models import ComparisonRun
-from workloads.summary.content import gather
+from workloads.reporting.summary.content import gather
 
-TEMPLATE = "workloads/summary/summary.html"
+TEMPLATE = "workloads/reporting/summary/summary.html"
 TEMPLATE_DIR = Path(settings.BASE_DIR) / "templates" / "workloads" / "summary"
 
 
