@@ -24,7 +24,7 @@ TASK = "workloads.scheduled_comparison"
 QUEUE = "default"
 # Quarterly fires on the first day of these months. month_of_year="*/3" alone would be wrong: with
 # day_of_month="*" it matches every day of January, April, July and October, and it is the explicit
-# day_of_month="1" that makes one firing per quarter (tests/workloads/schedules shows both).
+# day_of_month="1" that makes one firing per quarter (tests/workloads/reporting/schedules shows both).
 MONTHS = {Workload.Schedule.QUARTERLY: "1,4,7,10", Workload.Schedule.MONTHLY: "*"}
 IN_WORDS = {Workload.Schedule.QUARTERLY: "Quarterly, on 1 January, April, July and October",
             Workload.Schedule.MONTHLY: "Monthly, on the 1st of each month"}
