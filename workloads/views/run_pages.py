@@ -168,4 +168,4 @@ def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
     workload = access.workload_for(request.user, pk)
-    return data_exports.download(data_exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-starting.csv")
+    return data_exports.download(data_exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-runs.csv")

@@ -22,7 +22,7 @@ from .datatypes import Limits, Skip, human_size
 from .formats import read_docx, read_pdf
 
 # The child runs `-m workloads.documents.extraction` from the folder that holds the workloads package.
-_PROJECT_ROOT = Path(__file__).resolve().parents[2]
+_PROJECT_ROOT = Path(__file__).resolve().parents[3]
 # Exit status of a child whose reader raised MemoryError. pdfium ends itself with abort() when an allocation fails
 # (FX_OutOfMemoryTerminate), so SIGABRT means the same; its other checks crash with a trap instead.
 _OUT_OF_MEMORY = 75

@@ -16,7 +16,7 @@ from django.utils import timezone
 from workloads.models import ComparisonRun
 from workloads.reporting.summary.content import gather
 
-TEMPLATE = "workloads/reporting/summary/summary.html"
+TEMPLATE = "workloads/summary/summary.html"
 TEMPLATE_DIR = Path(settings.BASE_DIR) / "templates" / "workloads" / "summary"
 
 
