@@ -14,7 +14,7 @@ from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import pricing, starting
-from workloads.comparisons.targets import model_names
+from workloads.comparisons.target_models import model_names
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,

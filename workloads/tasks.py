@@ -23,7 +23,7 @@ from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it 
 from workloads import rules
 from workloads.comparisons import pricing
 from workloads.comparisons.results import store_report
-from workloads.comparisons.targets import model_path
+from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
 from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, Workload
 from workloads.reporting import scheduling

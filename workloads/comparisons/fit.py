@@ -20,7 +20,7 @@ from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, 
 from engine.model.metadata import read_metadata
 from engine.run_settings import ANSWER_TOKENS, STRATEGIES
 from workloads.comparisons import planning
-from workloads.comparisons.targets import model_path
+from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text

@@ -23,7 +23,7 @@ from engine.call_plan import Call, call_plan, estimated_chunks
 from engine.model.metadata import read_metadata
 from engine.run_settings import ANSWER_TOKENS
 from workloads.comparisons import pricing
-from workloads.comparisons.targets import model_path
+from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.reporting import periods
 from workloads.templatetags.units import dollars

@@ -11,7 +11,7 @@ from engine.errors import EngineError
 from engine.model.metadata import read_metadata
 from workloads import dispatch
 from workloads.comparisons import fit, pricing
-from workloads.comparisons.targets import model_path
+from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.reporting import periods

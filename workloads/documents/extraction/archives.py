@@ -14,7 +14,7 @@ import zipfile
 from pathspec import GitIgnoreSpec
 
 from .datatypes import HIDDEN_CHARACTERS, Extracted, Limits, Skip, human_size, skipped, too_large, visible
-from .documents import extension, read_document
+from .readers import extension, read_document
 
 NESTED_ARCHIVE_EXTENSIONS = frozenset({".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".jar", ".whl"})
 GIT_CONFIGURATION_FILES = frozenset({".gitignore", ".gitattributes", ".gitmodules", ".git"})

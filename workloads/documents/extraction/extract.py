@@ -5,7 +5,7 @@ import re
 
 from .archives import read_zip
 from .datatypes import MAX_NAME_LENGTH, Extracted, Limits, shorten, skipped, visible
-from .documents import extension, read_document
+from .readers import extension, read_document
 
 
 def extract_file(name: str, data: bytes, limits: Limits) -> list[Extracted]:
