@@ -43,11 +43,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "workloads.localtime.OrganisationTimeZone",  # times on pages in the organisation's time zone
+    "workloads.middleware.OrganisationTimeZone",  # times on pages in the organisation's time zone
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "workloads.api.middleware.ApiErrorsAsJson",
-    "workloads.method_not_allowed.MethodNotAllowedPage",
+    "workloads.middleware.ApiErrorsAsJson",
+    "workloads.middleware.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "costplanner.urls"
@@ -137,7 +137,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
 # worker's log, which the embedded default shows and system check costplanner.W002 flags.
 _email = env.email_url("EMAIL_URL", default="consolemail://")
 if _email["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend":
-    _email["EMAIL_BACKEND"] = "workloads.summary.smtp.EmailBackend"  # Django's, keeping per-recipient refusals
+    # Django's, keeping per-recipient refusals
+    _email["EMAIL_BACKEND"] = "workloads.reporting.summary.smtp.EmailBackend"
 vars().update(_email)
 EMAIL_TIMEOUT = 30  # a mail server that hangs fails the sending, not the worker
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="costplanner <costplanner@localhost>")
@@ -167,6 +168,6 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_folder / "control"),
     }
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Besides each workload's own entry (workloads/schedules.py), beat installs this one in its database.
+# Besides each workload's own entry (workloads/reporting/scheduling.py), beat installs this one in its database.
 CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60}}
 CELERY_TIMEZONE = TIME_ZONE

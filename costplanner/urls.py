@@ -8,7 +8,7 @@ from workloads.api import api
 
 # Django's account pages, but not its e-mailed password reset: an admin chooses a member's e-mail address,
 # so a reset mailed there would let them take over a colleague who has a password. A member without one
-# gets a set-password link from an admin instead (workloads.members).
+# gets a set-password link from an admin instead (workloads.organisations.members).
 accounts = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

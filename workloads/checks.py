@@ -29,7 +29,7 @@ def check_broker(app_configs, **kwargs):
 
 @register()
 def check_models(app_configs, **kwargs):
-    from workloads.targets import model_path
+    from workloads.comparisons.target_models import model_path
 
     if not settings.COSTPLANNER_MODELS:
         return [Error("COSTPLANNER_MODELS is empty: no model for workloads to target", id="costplanner.E003")]

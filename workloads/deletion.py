@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from workloads import changes
 from workloads.models import ComparisonRun, Upload, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.reporting import changes
 
 
 def what_goes(workload: Workload) -> dict[str, int]:

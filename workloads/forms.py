@@ -12,12 +12,14 @@ from django.utils.html import format_html
 
 from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
-from workloads import periods, pricing, rules, runs
+from workloads import rules
+from workloads.comparisons import pricing, starting
+from workloads.comparisons.target_models import model_names
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
+from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)
-from workloads.models.runs import STRATEGIES
-from workloads.targets import model_names
+from workloads.reporting import periods
 
 
 def _one_line(value: str) -> None:
@@ -147,14 +149,14 @@ class ProbeGenerationForm(forms.Form):
 
 
 def _number(name: str, field=forms.IntegerField, **kwargs) -> forms.Field:
-    low, high = runs.LIMITS[name]
+    low, high = starting.LIMITS[name]
     return field(min_value=low, max_value=high, initial=run_settings.DEFAULTS[name], **kwargs)
 
 
 class RunForm(forms.Form):
     """What a comparison runs: strategies and the engine's settings, with the model's defaults."""
 
-    strategies = forms.MultipleChoiceField(choices=[(s, s) for s in STRATEGIES], initial=runs.DEFAULT_STRATEGIES,
+    strategies = forms.MultipleChoiceField(choices=[(s, s) for s in STRATEGIES], initial=starting.DEFAULT_STRATEGIES,
                                            widget=forms.CheckboxSelectMultiple)
     group_size = _number("group_size", help_text="layers that share one indexer pass")
     window = _number("window", help_text="local window, tokens")
@@ -176,7 +178,7 @@ class RunForm(forms.Form):
         return data
 
     def settings(self) -> dict:
-        return {name: self.cleaned_data[name] for name in runs.SETTINGS}
+        return {name: self.cleaned_data[name] for name in starting.SETTINGS}
 
     def ask_to_confirm(self, warning: str) -> None:
         """Show the refusal warning with a "start anyway" box to tick, for the user to post the form again."""

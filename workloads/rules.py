@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from workloads.extraction.datatypes import HIDDEN_CHARACTERS
+from workloads.documents.extraction.datatypes import HIDDEN_CHARACTERS
 from workloads.models import Organisation, Probe, Workload
 
 NAME_MAX = Workload._meta.get_field("name").max_length

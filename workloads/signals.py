@@ -5,8 +5,8 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
-from workloads import schedules
 from workloads.models import Organisation, Workload
+from workloads.reporting import scheduling
 
 
 @receiver(post_save, sender=Workload, dispatch_uid="workload_schedule_sync")
@@ -14,7 +14,7 @@ def workload_saved(sender, instance: Workload, update_fields=None, **kwargs) -> 
     # start_run saves only run_settings on every manual run: the schedule has not changed.
     if update_fields is not None and set(update_fields) == {"run_settings"}:
         return
-    schedules.sync_schedule(instance)
+    scheduling.sync_schedule(instance)
 
 
 @receiver(post_save, sender=Organisation, dispatch_uid="organisation_schedule_sync")
@@ -24,12 +24,12 @@ def organisation_saved(sender, instance: Organisation, update_fields=None, **kwa
         return
     for workload in instance.workloads.select_related("periodic_task"):
         workload.organisation = instance
-        schedules.sync_schedule(workload)
+        scheduling.sync_schedule(workload)
 
 
 @receiver(post_delete, sender=Workload, dispatch_uid="workload_schedule_delete")
 def workload_deleted(sender, instance: Workload, **kwargs) -> None:
-    schedules.delete_schedule(instance)
+    scheduling.delete_schedule(instance)
 
 
 @receiver(post_migrate, dispatch_uid="workload_schedule_backfill")
@@ -43,4 +43,4 @@ def migrated(sender, app_config=None, apps=None, **kwargs) -> None:
     except (LookupError, FieldDoesNotExist):
         return
     for workload in Workload.objects.filter(periodic_task__isnull=True).select_related("organisation"):
-        schedules.sync_schedule(workload)
+        scheduling.sync_schedule(workload)

@@ -20,12 +20,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
-from workloads import document_sets, pricing, rules, schedules, uploads
+from workloads import rules
+from workloads.comparisons import pricing
+from workloads.comparisons.results import store_report
+from workloads.comparisons.target_models import model_path
+from workloads.documents import document_sets, intake
 from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, Workload
-from workloads.results import store_report
-from workloads.summary import mail
-from workloads.summary.exports import request_summary
-from workloads.targets import model_path
+from workloads.reporting import scheduling
+from workloads.reporting.summary import mail
+from workloads.reporting.summary.pdf_exports import request_summary
 
 log = logging.getLogger(__name__)
 _models: dict = {}  # per worker process: model name -> engine LoadedModel
@@ -63,9 +66,9 @@ def extract_upload(upload_pk: int) -> None:
         return
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
     try:
-        documents, items = uploads.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
+        documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
         with transaction.atomic():  # the documents kept and the upload's "done" are saved together, or neither
-            uploads.keep(upload, documents, items)
+            intake.keep(upload, documents, items)
             Upload.finish(upload_pk, Upload.Status.DONE)
     except Exception as exc:
         log.exception("extraction of upload %s failed", upload_pk)
@@ -204,7 +207,7 @@ def scheduled_comparison(workload_pk: int) -> None:
     if workload is None:
         log.info("workload %s is gone: its schedule fired once more before its entry was deleted", workload_pk)
         return
-    event = schedules.fire(workload, timezone.now())
+    event = scheduling.fire(workload, timezone.now())
     log.info("schedule of workload %s for %s: %s %s", workload_pk, event.period, event.outcome, event.reason)
 
 
@@ -212,8 +215,8 @@ def scheduled_comparison(workload_pk: int) -> None:
 def export_summary(summary_pk: int) -> None:
     """Render a run's PDF summary and keep it on its Summary row."""
     # Imported here: the summary's projection reads the engine's ledger (torch), which a worker loads on first use.
-    from workloads.summary.content import SummaryError
-    from workloads.summary.render import render_summary
+    from workloads.reporting.summary.content import SummaryError
+    from workloads.reporting.summary.render import render_summary
 
     if not Summary.claim(summary_pk):
         log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
@@ -239,7 +242,7 @@ def export_summary(summary_pk: int) -> None:
 @shared_task(bind=True, name="workloads.email_summary", max_retries=len(mail.RETRY_DELAYS_S))
 def email_summary(self, email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went; a mail server
-    that says to try later is tried again later (workloads.summary.mail.deliver)."""
+    that says to try later is tried again later (workloads.reporting.summary.mail.deliver)."""
     if not SummaryEmail.claim(email_pk):
         log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
         return

@@ -37,7 +37,7 @@ import torch
 from engine.attention.backends import resolve
 from engine.attention.config import INDEXERS, AttentionConfig
 from engine.bench.flops import fill_dense_from_ledger, ledger_check, useful_sparse_flops
-from engine.bench.measure import bench_length
+from engine.bench.lengths import bench_length
 from engine.bench.report import new_report, save
 from engine.bench.settings import DEFAULT_SHAPES, DTYPES, SHAPES, Settings, settings_from_args
 from engine.bench.table import markdown, progress_line

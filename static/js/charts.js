@@ -1,5 +1,5 @@
 // Draws every chart the server described: <div data-chart="name" data-figure="id of a json_script block">.
-// The figures are built by workloads/charts.py; this file only hands them to plotly.js.
+// The figures are built by workloads/reporting/page_charts.py; this file only hands them to plotly.js.
 (function () {
   "use strict";
   for (const element of document.querySelectorAll("[data-chart][data-figure]")) {

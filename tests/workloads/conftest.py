@@ -5,6 +5,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from workloads.models import ApiPrice, Document, GpuPrice, Membership, Organisation, Probe, Role, Workload
 
@@ -80,6 +81,19 @@ def probe(workload):
 def alice_client(client, alice):
     client.force_login(alice)
     return client
+
+
+@pytest.fixture
+def charlie_client(charlie):
+    client = Client()  # its own session, so a test can hold Alice's and Charlie's at once
+    client.force_login(charlie)
+    return client
+
+
+@pytest.fixture
+def document(workload):
+    return Document.objects.create(workload=workload, name="master-services-agreement.txt",
+                                   text="The notice period is 90 days.", tokens=1234, lines=40, size_bytes=5120)
 
 
 @pytest.fixture

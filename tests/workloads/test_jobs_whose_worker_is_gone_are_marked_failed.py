@@ -11,7 +11,7 @@ from django.utils import timezone
 from costplanner.celery import app
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ComparisonRun, ScheduleEvent, Summary, SummaryEmail, Upload
-from workloads.schedules import refirable_period
+from workloads.reporting.scheduling import refirable_period
 from workloads.tasks import LOST_JOB_GRACE_S, fail_lost_jobs
 
 LIMIT = dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_JOB_GRACE_S)

@@ -50,8 +50,8 @@ def _graph() -> dict[str, set[str]]:
 def test_the_scan_sees_imports_made_inside_functions_and_from_packages():
     graph = _graph()
     assert "workloads.tasks" in graph["workloads.management.commands.loadsample"]  # `from workloads.tasks import`
-    assert {"workloads.dispatch", "workloads.models"} <= graph["workloads.runs"]
-    assert "workloads.summary.content" in graph["workloads.tasks"]  # imported inside export_summary
+    assert {"workloads.dispatch", "workloads.models"} <= graph["workloads.comparisons.starting"]
+    assert "workloads.reporting.summary.content" in graph["workloads.tasks"]  # imported inside export_summary
 
 
 def test_only_the_worker_and_its_entry_points_import_the_task_module():

@@ -2,9 +2,9 @@
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from workloads.documents.intake import store_upload
 from workloads.models import ComparisonRun, Document, Upload
 from workloads.tasks import extract_upload, run_comparison
-from workloads.uploads import store_upload
 
 
 def test_an_upload_delivered_twice_is_extracted_once(workload, alice):

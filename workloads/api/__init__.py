@@ -4,11 +4,11 @@ from ninja import NinjaAPI
 
 from workloads.api import errors
 from workloads.api.auth import TokenAuth
-from workloads.api.exports import router as exports_router
-from workloads.api.prices import router as prices_router
-from workloads.api.runs import router as runs_router
-from workloads.api.summaries import router as summaries_router
-from workloads.api.workloads import router as workloads_router
+from workloads.api.export_endpoints import router as exports_router
+from workloads.api.price_endpoints import router as prices_router
+from workloads.api.run_endpoints import router as runs_router
+from workloads.api.summary_endpoints import router as summaries_router
+from workloads.api.workload_endpoints import router as workloads_router
 
 DESCRIPTION = """Compare chunked and full-context inference on your own documents.
 

@@ -18,7 +18,7 @@ from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI, Schema
 from ninja.errors import ValidationError as SchemaValidationError
 
-from workloads.pricing import PricingError
+from workloads.comparisons.pricing import PricingError
 
 # Where ninja says a value came from; the schema argument's own name adds nothing for a reader.
 _SOURCES = {"body", "query", "path", "form", "file", "header", "cookie"}

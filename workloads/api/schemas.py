@@ -13,7 +13,8 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
 
 from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
-from workloads import rules, targets
+from workloads import rules
+from workloads.comparisons import target_models
 from workloads.models import Alert, Probe, Workload
 
 
@@ -92,7 +93,7 @@ class WorkloadIn(Input):
     @field_validator("target_model")
     @classmethod
     def _offered(cls, value: str) -> str:
-        offered = targets.model_names()
+        offered = target_models.model_names()
         if value not in offered:
             raise ValueError(f"unknown model {value!r}; choose from {', '.join(offered)}")
         return value

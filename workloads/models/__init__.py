@@ -1,12 +1,12 @@
 """The app's tables, one module per part of the domain."""
 
+from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.organisations import Membership, Organisation, Role
-from workloads.models.prices import ApiPrice, GpuPrice
-from workloads.models.runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
-from workloads.models.schedules import ScheduleEvent
-from workloads.models.summaries import Summary, SummaryEmail
+from workloads.models.price_book import ApiPrice, GpuPrice
+from workloads.models.schedule_events import ScheduleEvent
+from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
-from workloads.models.uploads import Upload, UploadFile, UploadItem
+from workloads.models.upload_jobs import Upload, UploadFile, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [

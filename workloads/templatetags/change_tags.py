@@ -3,8 +3,8 @@
 from django import template
 from django.db.models import OuterRef, Subquery
 
-from workloads.changes import strategy_name
 from workloads.models import Alert, ComparisonRun
+from workloads.reporting.changes import strategy_name
 from workloads.templatetags.units import dollars
 
 register = template.Library()

@@ -1,8 +1,9 @@
 from django import template
 from django.utils import timezone
 
-from workloads import runs, schedules
+from workloads.comparisons import starting
 from workloads.forms import ScheduleForm
+from workloads.reporting import scheduling
 
 register = template.Library()
 
@@ -15,11 +16,11 @@ def schedule_panel(context, workload):
     return {
         "request": context.get("request"),
         "workload": workload,
-        "in_words": schedules.describe(workload),
-        "fire_times": schedules.next_fire_times(workload),
+        "in_words": scheduling.describe(workload),
+        "fire_times": scheduling.next_fire_times(workload),
         "strategies": settings.get("strategies") or [],
-        "settings": [(name.replace("_", " "), settings[name]) for name in runs.SETTINGS if name in settings],
+        "settings": [(name.replace("_", " "), settings[name]) for name in starting.SETTINGS if name in settings],
         "form": ScheduleForm(instance=workload),
         "events": workload.schedule_events.select_related("run", "fired_by")[:RECENT_EVENTS],
-        "refirable_period": schedules.refirable_period(workload, timezone.now()),
+        "refirable_period": scheduling.refirable_period(workload, timezone.now()),
     }

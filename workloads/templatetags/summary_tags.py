@@ -1,7 +1,8 @@
 from django import template
 
 from workloads.models import ComparisonRun, Summary
-from workloads.summary import exports, mail
+from workloads.reporting.summary import pdf_exports
+from workloads.reporting.summary import mail
 
 register = template.Library()
 
@@ -11,13 +12,13 @@ def workload_summary_links(context, workload):
     """The latest succeeded run's PDF, or the button that exports it."""
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return {"request": context.get("request"), "workload": workload, "run": run,
-            "done": exports.newest_done(run) if run else None}
+            "done": pdf_exports.newest_done(run) if run else None}
 
 
 @register.inclusion_tag("workloads/includes/run_summary_panel.html", takes_context=True)
 def run_summary_panel(context, run):
-    summary = exports.newest(run)
-    done = exports.newest_done(run) if summary else None
+    summary = pdf_exports.newest(run)
+    done = pdf_exports.newest_done(run) if summary else None
     return {
         "request": context.get("request"), "run": run, "summary": summary, "done": done,
         "email": mail.newest(done), "recipients": run.workload.organisation.recipients,

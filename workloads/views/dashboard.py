@@ -12,10 +12,12 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from engine.decision import Decision
-from workloads import access, document_sets, schedules
-from workloads.changes import accuracy_points, percent_change
+from workloads.documents import document_sets
 from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
-from workloads.summary.decision import recommendation
+from workloads.organisations import access
+from workloads.reporting import scheduling
+from workloads.reporting.changes import accuracy_points, percent_change
+from workloads.reporting.summary.recommendation import recommendation
 from workloads.views.methods import read_only
 
 
@@ -48,7 +50,7 @@ class Summary:
     previous: ComparisonRun | None  # the finished one before it
     changes: list[StrategyChange]
     context: list[str]  # what else changed between the two: device, model, versions, prices
-    refirable_period: str | None  # this period, if its scheduled run failed or was skipped (schedules.refirable_period)
+    refirable_period: str | None  # this period, if its scheduled run failed or was skipped: scheduling.refirable_period
     failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
     recommendation: Decision | None = None  # the latest comparison's, as its run page and PDF state it
 
@@ -73,7 +75,7 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
 
 def _summary(workload: Workload, at: dt.datetime) -> Summary:
     latest = workload.runs.first()
-    refirable = schedules.refirable_period(workload, at)
+    refirable = scheduling.refirable_period(workload, at)
     finished = list(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
                     .select_related("gpu_price", "api_price").prefetch_related("results")[:2])
     compared = finished[0] if finished else None

@@ -1,6 +1,6 @@
 """The methods a page takes. Read-only pages take GET and HEAD (read_only), pages with a form those and POST
 (form_page), buttons POST only (require_POST); anything else answers 405 with a page that says what the address
-takes (method_not_allowed.py)."""
+takes (workloads.middleware.MethodNotAllowedPage)."""
 
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe

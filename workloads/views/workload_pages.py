@@ -10,9 +10,12 @@ from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from workloads import access, charts, deletion, fit, runs
+from workloads import deletion
+from workloads.comparisons import fit, starting
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm
 from workloads.models import Role
+from workloads.organisations import access
+from workloads.reporting import page_charts
 from workloads.views.methods import form_page, read_only
 
 RECENT_UPLOADS = 5
@@ -82,8 +85,8 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "generation_form": ProbeGenerationForm(),
         "run_form": RunForm(),
         # What the form's defaults would run; the form itself shows it for what is posted.
-        "preflight": fit.preflight(workload, runs.DEFAULT_STRATEGIES),
-        "charts": [charts.cost_over_time(workload), charts.accuracy_over_time(workload),
-                   charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)],
-        "chart_refusals": charts.workload_refusals(workload),
+        "preflight": fit.preflight(workload, starting.DEFAULT_STRATEGIES),
+        "charts": [page_charts.cost_over_time(workload), page_charts.accuracy_over_time(workload),
+                   page_charts.unit_cost_over_time(workload), page_charts.cost_vs_quality(workload)],
+        "chart_refusals": page_charts.workload_refusals(workload),
     })

@@ -6,9 +6,9 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from workloads import pricing
+from workloads.comparisons import pricing
+from workloads.comparisons.results import store_report
 from workloads.models import ApiToken, ComparisonRun, Document
-from workloads.results import store_report
 
 from ..conftest import MODEL
 

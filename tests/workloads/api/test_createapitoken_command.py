@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from workloads import members
 from workloads.models import ApiToken, Organisation
+from workloads.organisations import members
 
 from .conftest import Api
 

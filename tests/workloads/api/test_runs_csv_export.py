@@ -5,8 +5,8 @@ import io
 
 import pytest
 
-from workloads.exports import COLUMNS, runs_csv, safe_cell
 from workloads.models import ComparisonRun, GpuPrice
+from workloads.reporting.data_exports import COLUMNS, runs_csv, safe_cell
 
 from ..conftest import MODEL
 

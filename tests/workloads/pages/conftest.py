@@ -1,17 +1,16 @@
-"""Helpers for page tests: documents, and finished runs built from a report shaped like the engine's."""
+"""Helpers for page tests: finished runs built from a report shaped like the engine's, and the page's HTML."""
 
 import datetime as dt
 
 import pytest
 from django.db import transaction
-from django.test import Client
 from django.utils import timezone
 
 from tests.workloads.conftest import MODEL, PASSWORD
-from workloads import pricing
-from workloads.models import ComparisonRun, Document
-from workloads.periods import period_of
-from workloads.results import store_report
+from workloads.comparisons import pricing
+from workloads.comparisons.results import store_report
+from workloads.models import ComparisonRun
+from workloads.reporting.periods import period_of
 
 VERSIONS = {"engine": "abc123", "python": "3.11.9", "torch": "2.13.0", "transformers": "5.24.0", "cuda": "none",
             "triton": "none"}
@@ -80,19 +79,6 @@ def make_run(workload, the_report: dict | None = None, *, status=ComparisonRun.S
             run.save()
         pricing.price_run(run)
     return run
-
-
-@pytest.fixture
-def document(workload):
-    return Document.objects.create(workload=workload, name="master-services-agreement.txt",
-                                   text="The notice period is 90 days.", tokens=1234, lines=40, size_bytes=5120)
-
-
-@pytest.fixture
-def charlie_client(charlie):
-    client = Client()  # its own session, so a test can hold Alice's and Charlie's at once
-    client.force_login(charlie)
-    return client
 
 
 @pytest.fixture

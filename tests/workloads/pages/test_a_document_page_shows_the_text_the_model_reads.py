@@ -4,7 +4,7 @@ the whole text downloads as a UTF-8 file. Viewers read it; members may delete th
 from django.urls import reverse
 
 from workloads.models import Document, Upload, UploadItem
-from workloads.views.documents import SHOWN_CHARACTERS
+from workloads.views.document_pages import SHOWN_CHARACTERS
 
 from .conftest import html
 

@@ -4,9 +4,9 @@ the warning and a "start anyway" box, and starts the run once it is ticked."""
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html
+from workloads.comparisons.starting import SETTINGS
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun
-from workloads.runs import SETTINGS
 
 # The form as it comes, with three strategies ticked.
 DEFAULTS = {name: RunForm.base_fields[name].initial for name in SETTINGS}

@@ -3,7 +3,7 @@
 import datetime as dt
 
 from tests.workloads.pages.conftest import make_run, standard_report
-from workloads import charts
+from workloads.reporting import page_charts
 
 
 def _points(chart) -> dict:
@@ -15,28 +15,28 @@ def test_dollar_charts_leave_unpriced_runs_out_with_a_note(workload, probe, pric
     june = make_run(workload, standard_report(probe, device="NVIDIA L4"),
                     created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
 
-    cost = charts.cost_over_time(workload)
+    cost = page_charts.cost_over_time(workload)
     assert cost.element_id == "chart-cost-over-time" and cost.name == "cost-over-time"
     assert _points(cost) == {"full_index_share": [0.001], "full_dense": [0.002], "chunked": [0.0005]}
     assert any(f"run {june.pk} of 1 Jun 2026 is left out because it has no dollar figures: no GPU price" in n
                for n in cost.notes)
-    # Said once, under the page's charts (charts.workload_refusals), not in every chart's notes.
+    # Said once, under the page's charts (page_charts.workload_refusals), not in every chart's notes.
     assert not any("was refused" in n for n in cost.notes)
-    assert [n for n in charts.workload_refusals(workload) if f"run {march.pk} of 1 Mar 2026" in n] == [
+    assert [n for n in page_charts.workload_refusals(workload) if f"run {march.pk} of 1 Mar 2026" in n] == [
         f"full_sliding_window was refused in run {march.pk} of 1 Mar 2026: longer than the model's 8192 positions"]
 
-    unit = charts.unit_cost_over_time(workload)
+    unit = page_charts.unit_cost_over_time(workload)
     assert _points(unit)["full_dense"] == [0.0005]  # $0.002 over 4 contracts
     assert unit.title == "Device cost per contract"
 
-    accuracy = charts.accuracy_over_time(workload)  # accuracy needs no price: both runs are there
+    accuracy = page_charts.accuracy_over_time(workload)  # accuracy needs no price: both runs are there
     assert _points(accuracy) == {"full_index_share": [100.0, 100.0], "full_dense": [100.0, 100.0],
                                  "chunked": [0.0, 0.0]}
 
 
 def test_cost_against_quality_marks_the_gated_strategies(workload, probe, prices):
     run = make_run(workload, standard_report(probe))
-    chart = charts.cost_vs_quality(run)
+    chart = page_charts.cost_vs_quality(run)
     traces = {t["name"]: t for t in chart.figure["data"]}
     assert list(traces) == ["full_index_share", "full_dense", "chunked (quality-gated)"]
     assert traces["chunked (quality-gated)"]["marker"]["symbol"] == "x"
@@ -46,12 +46,12 @@ def test_cost_against_quality_marks_the_gated_strategies(workload, probe, prices
 
 def test_an_unpriced_run_has_no_cost_against_quality_chart(workload, probe, prices):
     run = make_run(workload, standard_report(probe, device="NVIDIA L4"))
-    chart = charts.cost_vs_quality(run)
+    chart = page_charts.cost_vs_quality(run)
     assert chart.figure is None and chart.empty == "No strategy in this comparison has both a price and an accuracy."
     assert any("no GPU price covers the device" in n for n in chart.notes)
 
 
 def test_an_empty_history_gives_a_sentence_instead_of_a_chart(workload):
-    for chart in (charts.cost_over_time(workload), charts.accuracy_over_time(workload),
-                  charts.unit_cost_over_time(workload), charts.cost_vs_quality(workload)):
+    for chart in (page_charts.cost_over_time(workload), page_charts.accuracy_over_time(workload),
+                  page_charts.unit_cost_over_time(workload), page_charts.cost_vs_quality(workload)):
         assert chart.figure is None and chart.empty

@@ -4,9 +4,9 @@ from django.urls import reverse
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
+from workloads.comparisons.starting import DEFAULT_STRATEGIES
 from workloads.models import ComparisonRun
-from workloads.models.runs import STRATEGIES
-from workloads.runs import DEFAULT_STRATEGIES
+from workloads.models.comparison_runs import STRATEGIES
 
 SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled",
             "chunk_tokens": "1024", "chunk_overlap": "128", "gate_points": "2.5"}

@@ -9,9 +9,9 @@ from django.utils.html import escape
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads import chart_notes
+from workloads.comparisons.planning import project
 from workloads.models import ApiPrice, GpuPrice
-from workloads.planning import project
+from workloads.reporting import chart_notes
 
 
 def _figure(page: str) -> dict:

@@ -6,7 +6,7 @@ import re
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads import fit, runs
+from workloads.comparisons import fit, starting
 
 
 def estimate(client, workload) -> str:
@@ -16,8 +16,8 @@ def estimate(client, workload) -> str:
 
 def test_before_any_run_it_gives_ledger_flops_and_says_there_is_no_measured_rate(alice_client, workload, document,
                                                                                   probe):
-    planned = fit.preflight(workload, runs.DEFAULT_STRATEGIES)
-    work = sum(row.flops for row in planned.rows if row.strategy in runs.DEFAULT_STRATEGIES)
+    planned = fit.preflight(workload, starting.DEFAULT_STRATEGIES)
+    work = sum(row.flops for row in planned.rows if row.strategy in starting.DEFAULT_STRATEGIES)
 
     text = estimate(alice_client, workload)
 
@@ -31,7 +31,7 @@ def test_before_any_run_it_gives_ledger_flops_and_says_there_is_no_measured_rate
 def test_after_a_run_it_prices_each_strategy_at_its_own_measured_rate(alice_client, workload, document, probe,
                                                                        prices):
     run = make_run(workload, standard_report(probe))  # index share 36 s, dense 72 s, chunked 18 s; 0.6 TFLOP each
-    planned = fit.preflight(workload, runs.DEFAULT_STRATEGIES)
+    planned = fit.preflight(workload, starting.DEFAULT_STRATEGIES)
     rows = {row.strategy: row for row in planned.rows}
 
     for strategy, seconds in (("full_index_share", 36.0), ("full_dense", 72.0), ("chunked", 18.0)):

@@ -5,7 +5,7 @@ import pytest
 from engine import ledger, run_settings
 from engine.call_plan import Call
 from tests.workloads.pages.conftest import make_run, standard_report
-from workloads.planning import _calls, project
+from workloads.comparisons.planning import _calls, project
 
 
 def test_a_question_over_32k_tokens_makes_these_calls(workload, probe):

@@ -6,8 +6,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from workloads import tasks
+from workloads.documents.intake import store_upload
 from workloads.models import Upload, UploadFile, UploadItem
-from workloads.uploads import store_upload
 
 
 def _upload(workload, alice, status, files_done=0):

@@ -11,10 +11,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from engine.probes import load_probes
+from workloads.comparisons.starting import start_run
+from workloads.documents.intake import store_upload
 from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Role, Upload, Workload
-from workloads.runs import start_run
 from workloads.tasks import extract_upload
-from workloads.uploads import store_upload
 
 SAMPLES = Path(settings.BASE_DIR) / "samples" / "workload"
 DEMO_SOURCE = "demo figure shipped with costplanner, not a quote: replace it with your own"

@@ -1,0 +1,3 @@
+"""Comparison runs: which models a workload targets (target_models), which strategies fit them (fit), starting and
+cancelling a run (starting), its report stored as rows (results), priced from the price book (pricing), and the
+projection of its costs as the context grows (planning)."""

@@ -1,0 +1,128 @@
+"""Before a comparison runs: which strategies fit the model's positions, and about how long the run will take.
+
+The workload page and the comparison form show this, and starting a run consults it, so that documents too long
+for the model are known before any inference instead of from a finished run that measured chunking alone. Token
+counts are the documents' stored counts (Document.tokens, under the target model) plus an allowance for the prompt
+around them: the engine counts exactly when it runs, so close to the limit the verdict is an estimate.
+
+The duration is the planned calls' ledger FLOPs (engine.ledger.call_costs, as workloads.comparisons.planning counts
+them) at each strategy's seconds per ledger FLOP measured in the workload's latest succeeded run; a strategy without a
+measured rate is given in ledger FLOPs alone, and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import ledger, run_settings
+from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
+from engine.model.metadata import read_metadata
+from engine.run_settings import ANSWER_TOKENS, STRATEGIES
+from workloads.comparisons import planning
+from workloads.comparisons.target_models import model_path
+from workloads.models import ComparisonRun, Workload
+from workloads.templatetags.units import flops as flop_text
+from workloads.templatetags.units import seconds as seconds_text
+
+CHUNKED = "chunked"
+
+
+@dataclass(frozen=True)
+class StrategyFit:
+    strategy: str
+    positions: int  # what its longest call needs
+    fits: bool
+    calls: int  # calls the run would make (none for a strategy that refuses)
+    flops: float  # ledger FLOPs of those calls
+    seconds: float | None  # at the strategy's measured rate; None without one
+
+    @property
+    def full_context(self) -> bool:
+        return self.strategy != CHUNKED
+
+
+@dataclass(frozen=True)
+class Preflight:
+    model: str
+    max_positions: int
+    document_tokens: int
+    documents: int
+    probes: int
+    rows: list[StrategyFit]
+    chosen: list[str]
+    rate_run: ComparisonRun | None  # the run whose measured rates give the durations
+    prompt_tokens: int = PROMPT_TOKENS  # for the pages' explanation
+
+    def _chosen(self) -> list[StrategyFit]:
+        return [row for row in self.rows if row.strategy in self.chosen]
+
+    @property
+    def refusing(self) -> list[str]:
+        return [row.strategy for row in self._chosen() if not row.fits]
+
+    @property
+    def every_full_context_refuses(self) -> bool:
+        """Every chosen full-context strategy would refuse (and at least one was chosen): the run would measure
+        chunking alone, or nothing."""
+        full = [row for row in self._chosen() if row.full_context]
+        return bool(full) and not any(row.fits for row in full)
+
+    @property
+    def refusal_warning(self) -> str:
+        full = [row for row in self._chosen() if row.full_context]
+        return (f"Every full-context strategy chosen ({', '.join(row.strategy for row in full)}) would refuse: the "
+                f"documents need about {full[0].positions:,} positions and {self.model} holds {self.max_positions:,}, "
+                "so the run would measure no full-context cost")
+
+    @property
+    def estimate(self) -> str:
+        """The chosen strategies' duration and what it rests on: measured rates, or ledger FLOPs alone."""
+        if not (self.documents and self.probes):
+            return "Nothing to estimate yet: a run needs documents and probes."
+        running = [row for row in self._chosen() if row.fits]
+        if not running:
+            return "Nothing chosen would run: every chosen strategy would refuse."
+        timed = [row for row in running if row.seconds is not None]
+        untimed = [row for row in running if row.seconds is None]
+        parts = []
+        if timed:
+            run = self.rate_run
+            parts.append(f"about {seconds_text(sum(row.seconds for row in timed))} for "
+                         f"{', '.join(row.strategy for row in timed)}, at the seconds per ledger FLOP each measured "
+                         f"in run {run.pk} on {run.device or 'its device'}")
+        if untimed:
+            parts.append(f"about {flop_text(sum(row.flops for row in untimed))} of ledger work for "
+                         f"{', '.join(row.strategy for row in untimed)}, with no measured rate yet, so no time")
+        return f"Estimated duration of the chosen strategies: {'; plus '.join(parts)}."
+
+
+def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, float]]:
+    """Seconds per ledger FLOP of each strategy in the workload's latest succeeded run, as the planning prices them."""
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    return (run, planning.measured_rates(run)) if run is not None else (None, {})
+
+
+def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None) -> Preflight:
+    """Every strategy's fit and planned work for the workload's documents and probes as they are now, with the
+    run's settings (`values`, as start_run takes them; unset ones are the run's defaults)."""
+    settled = {**run_settings.DEFAULTS, **{k: v for k, v in (values or {}).items() if v is not None}}
+    cfg = run_settings.attention(settled)
+    shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
+    tokens = list(workload.documents.values_list("tokens", flat=True))
+    probes = workload.probes.count()
+    run, rates = measured_rates(workload)
+
+    chunks = estimated_chunks(tokens, settled["chunk_tokens"], settled["chunk_overlap"])
+    rows = []
+    for strategy in STRATEGIES:
+        plan = call_plan(strategy, tokens, chunks)
+        positions = positions_needed(plan)
+        fits = positions <= shape.max_positions
+        work = probes * sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
+                                                           ANSWER_TOKENS).total_flops for call in plan) if fits else 0.0
+        rate = rates.get(strategy)
+        rows.append(StrategyFit(strategy, positions, fits, probes * calls(plan) if fits else 0, work,
+                                work * rate if rate is not None and fits else None))
+    return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, rows,
+                     list(chosen), run)

@@ -1,0 +1,192 @@
+"""Planning: what each strategy would cost per question as a workload's context grows.
+
+The ledger's FLOPs come from the target model's shape and the engine settings of
+the workload's latest run (or of the run a summary is about). Device dollars need a
+measured run: its device seconds per ledger FLOP calibrate the conversion, priced at
+today's GPU price for that device (or, for a summary of a past run, the price in force
+on its date). API dollars are tokens at the API price of the same date. This reads the
+engine's cost ledger, which is arithmetic on the model's config; inference only ever
+runs in workloads.tasks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
+from engine import ledger
+from engine.attention import AttentionConfig
+from engine.call_plan import Call, call_plan, estimated_chunks
+from engine.model.metadata import read_metadata
+from engine.run_settings import ANSWER_TOKENS
+from workloads.comparisons import pricing
+from workloads.comparisons.target_models import model_path
+from workloads.models import ComparisonRun, Workload
+from workloads.reporting import periods
+from workloads.templatetags.units import dollars
+
+LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
+STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
+
+
+@dataclass(frozen=True)
+class Projection:
+    lengths: list[int]
+    flops: dict[str, list[float]]
+    device_dollars: dict[str, list[float]] | None
+    api_dollars: dict[str, list[float]] | None
+    affordable_up_to: int | None
+    answer: str
+    notes: list[str]
+
+    @property
+    def has_zero_dollars(self) -> bool:
+        """Whether some length costs $0 (owned hardware or an API priced at $0), which a log axis cannot draw."""
+        series = [*(self.device_dollars or {}).values(), *(self.api_dollars or {}).values()]
+        return any(value == 0 for values in series for value in values)
+
+
+def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projection:
+    """The projection from the workload's latest succeeded run at today's prices (the planning page), or,
+    as_of a succeeded run, from that run at the prices in force on its date, so that exporting its
+    summary again later neither reprices it nor swaps in a newer run's measurements."""
+    run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    on = as_of.day if as_of else periods.today(workload)
+    basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
+    cfg = basis.attention_config()
+    shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
+    calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
+    flops = {s: [_flops(shape, cfg, plan) for plan in calls[s]] for s in STRATEGIES}
+    notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
+             f"top-k {cfg.topk}, {cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
+             f"{cfg.group_size}, chunks of {basis.chunk_tokens} tokens with {basis.chunk_overlap} overlap."]
+    if shape.max_positions < LENGTHS[-1]:
+        notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
+                     "for a model of the same shape with a longer context.")
+    tokens = _documents_tokens(workload, run)
+    if tokens < LENGTHS[0]:
+        measured = f"run {run.pk}'s measured costs" if run else "a comparison's measured costs"
+        notes.append(f"The workload's documents hold {tokens:,} tokens, fewer than the {LENGTHS[0] // 1024}K this "
+                     f"projection starts at: at their own length, {measured} answer the question.")
+    device = _device_dollars(workload, run, flops, notes, on)
+    api = _api_dollars(workload, calls, notes, on)
+    in_dollars = device is not None and {"full_index_share", "chunked"} <= device.keys()
+    basis_costs = device if in_dollars else flops
+    view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
+            else "device view, in ledger FLOPs (no device dollars)")
+    up_to = _up_to(basis_costs)
+    return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
+                      notes)
+
+
+def _documents_tokens(workload: Workload, run: ComparisonRun | None) -> int:
+    """Tokens of the documents the run read (as its report counted them), or of the workload's documents now."""
+    if run is not None and run.report and run.report.get("documents"):
+        return sum(d["tokens"] for d in run.report["documents"])
+    return workload.documents.aggregate(total=Sum("tokens"))["total"] or 0
+
+
+def _calls(strategy: str, n: int, run: ComparisonRun) -> list[Call]:
+    """The calls one question makes over n tokens of documents (engine.call_plan, as the runner plans them)."""
+    return call_plan(strategy, [n], estimated_chunks([n], run.chunk_tokens, run.chunk_overlap))
+
+
+def _flops(shape, cfg: AttentionConfig, plan: list[Call]) -> float:
+    return sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
+                                              ANSWER_TOKENS).total_flops for call in plan)
+
+
+def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str],
+                    on: dt.date) -> dict | None:
+    """Each strategy's FLOPs at its own measured seconds per FLOP: strategies differ in how fast the device runs
+    their work (short dense chunk calls against one long sparse call), so one rate for all would misprice them."""
+    if run is None:
+        notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
+        return None
+    rates = measured_rates(run)
+    try:
+        gpu = pricing.gpu_price(workload.organisation, run.device, on)
+    except pricing.PricingError as exc:
+        notes.append(f"No device dollars: {exc}.")
+        return None
+    if not rates:
+        return None
+    if not gpu.per_hour:  # every length would cost $0 in both strategies: there is nothing to compare
+        notes.append(f"No device dollars: {gpu.device_class} is priced at $0/h (from {gpu.effective_from}, source: "
+                     f"{gpu.source}), so device time is compared in ledger FLOPs.")
+        return None
+    speeds = ", ".join(f"{s} {1 / rate:.3g} FLOP/s" for s, rate in rates.items())
+    notes.append(f"Device speed measured in run {run.pk} on {run.device}, each strategy at its own rate (the median "
+                 f"over its questions): {speeds}; priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
+                 f"(from {gpu.effective_from}, source: {gpu.source}).")
+    unmeasured = [s for s in flops if s not in rates]
+    if unmeasured:
+        notes.append(f"No device dollars for {', '.join(unmeasured)}: run {run.pk} did not measure "
+                     f"{'it' if len(unmeasured) == 1 else 'them'}.")
+    return {s: [f * rates[s] / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items() if s in rates}
+
+
+def measured_rates(run: ComparisonRun) -> dict[str, float]:
+    """Seconds per ledger FLOP for each strategy the run measured: the median over its questions where the run
+    kept it (robust to a burst of load on one question), else its total seconds over its total FLOPs."""
+    rates = {}
+    for r in run.results.all():
+        if r.refused or r.flops_total <= 0:
+            continue
+        rates[r.strategy] = r.rate_median / 1e12 if r.rate_median is not None else r.seconds / r.flops_total
+    return rates
+
+
+def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date) -> dict | None:
+    try:
+        api = pricing.workload_api_price(workload, on)
+    except pricing.PricingError as exc:
+        notes.append(f"No API dollars: {exc}.")
+        return None
+    if api is None:
+        notes.append("No API dollars: the workload compares against no API model (choose one on its edit page).")
+        return None
+    notes.append(f"API dollars at {api.provider} {api.model}'s {dollars(api.input_per_mtok)} in and "
+                 f"{dollars(api.output_per_mtok)} out per million tokens (from {api.effective_from}, source: "
+                 f"{api.source}); an API bills tokens, whatever the attention.")
+    per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
+    return {s: [sum(c.count * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan) for plan in plans]
+            for s, plans in calls.items()}
+
+
+def _api_name(workload: Workload) -> str:
+    return f"{workload.api_provider} {workload.api_model}"
+
+
+def _answer(up_to: int | None, costs: dict, view: str, api: dict | None, api_name: str | None) -> str:
+    """The headline in both views, each labelled: the device's (dollars at measured rates, or ledger FLOPs) and
+    the API's (tokens at its prices), which can disagree: an API bills tokens, whatever the attention."""
+    full, chunked = costs.get("full_index_share"), costs.get("chunked")
+    if full is None or chunked is None:
+        device = (f"{view[:1].upper()}{view[1:]}: no comparison of full context with Index Share against chunking, as the "
+                  "run measured only one of them.")
+    else:
+        device = f"{view[:1].upper()}{view[1:]}: {_crossing(up_to, full, chunked)}"
+    if api is None:
+        return device
+    return f"{device} API view ({api_name}): {_crossing(_up_to(api), api['full_index_share'], api['chunked'])}"
+
+
+def _up_to(costs: dict) -> int | None:
+    within = [n for i, n in enumerate(LENGTHS) if costs["full_index_share"][i] <= costs["chunked"][i]]
+    return max(within) if within else None
+
+
+def _crossing(up_to: int | None, full: list[float], chunked: list[float]) -> str:
+    ratios = [f / c if c else math.inf for f, c in zip(full, chunked, strict=True)]
+    if up_to is None:
+        return (f"full context with Index Share costs more than chunking at every length from 32K to 1M tokens "
+                f"({ratios[0]:.2g}× chunking at 32K).")
+    if up_to == LENGTHS[-1]:
+        return (f"full context with Index Share costs no more than chunking at every length from 32K to 1M tokens "
+                f"({ratios[-1]:.2g}× chunking at 1M).")
+    return (f"full context with Index Share costs no more than chunking up to {up_to // 1024}K tokens of documents "
+            "per question; past that, chunking is cheaper.")

@@ -1,0 +1,123 @@
+"""Dollars for a run from the price book entries in force on its date.
+
+Prices are never guessed: a model or device with no entry in force is a PricingError,
+and the run's dollar columns stay empty (never $0) until the price book has one. A workload
+that chose no API model to compare against has no API dollars, and that is no error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Workload
+from workloads.reporting.changes import record_changes
+
+
+class PricingError(ValueError):
+    """A price the price book lacks. Its message stays plain text (the database and the API keep it); it names the
+    API endpoint that adds the entry, and the pages link its words "the price book" to the price book page."""
+
+
+def add_with(kind: str) -> str:
+    """"POST /api/prices/api": the API endpoint that adds a price book entry of this kind ("gpu" or "api")."""
+    return f"POST {reverse(f'api-1:add_{kind}_price')}"
+
+
+def device_class(organisation: Organisation, device: str, on: dt.date) -> str:
+    """The price book's device class that names `device` ("H200" for "NVIDIA H200"), longest first."""
+    classes = set(GpuPrice.objects.filter(organisation=organisation, effective_from__lte=on)
+                  .values_list("device_class", flat=True))
+    named = [c for c in classes if re.search(rf"(?<![A-Za-z0-9]){re.escape(c)}(?![A-Za-z0-9])", device, re.IGNORECASE)]
+    if not named:
+        known = ", ".join(sorted(classes)) or "none yet"
+        raise PricingError(f"no GPU price covers the device {device!r} on {on}: add its class to the price book "
+                           f"({add_with('gpu')}; classes priced: {known})")
+    return max(named, key=lambda c: (len(c), c))  # the most specific class; a tie is broken by name, not chance
+
+
+def gpu_price(organisation: Organisation, device: str, on: dt.date) -> GpuPrice:
+    cls = device_class(organisation, device, on)
+    # A class matches devices whatever its case, so its entries are found the same way.
+    return (GpuPrice.objects.filter(organisation=organisation, device_class__iexact=cls, effective_from__lte=on)
+            .order_by("-effective_from", "-pk").first())
+
+
+def spelled_as_before(organisation: Organisation, device_class: str) -> str:
+    """A new entry's device class as the price book already spells it ("H200" for "h200"): one class, one name."""
+    known = GpuPrice.objects.filter(organisation=organisation, device_class__iexact=device_class)
+    return known.values_list("device_class", flat=True).first() or device_class
+
+
+def api_price(organisation: Organisation, provider: str, model: str, on: dt.date) -> ApiPrice:
+    entry = (ApiPrice.objects.filter(organisation=organisation, provider=provider, model=model, effective_from__lte=on)
+             .order_by("-effective_from").first())
+    if entry is None:
+        raise PricingError(f"no API price for {model} from {provider} in force on {on}: add one to the price book "
+                           f"({add_with('api')})")
+    return entry
+
+
+def workload_api_price(workload: Workload, on: dt.date) -> ApiPrice | None:
+    """The price in force on `on` of the API model the workload is compared against; None when it chose none."""
+    if not (workload.api_provider or workload.api_model):
+        return None
+    return api_price(workload.organisation, workload.api_provider, workload.api_model, on)
+
+
+def api_models(organisation: Organisation, on: dt.date) -> list[ApiPrice]:
+    """One entry per (provider, model) pair of the price book, to choose from: the one in force on `on`, or, for a
+    pair priced only from a later date, its first entry."""
+    chosen: dict[tuple[str, str], ApiPrice] = {}
+    for entry in ApiPrice.objects.filter(organisation=organisation).order_by("provider", "model", "-effective_from"):
+        pair = (entry.provider, entry.model)
+        if pair not in chosen or chosen[pair].effective_from > on:  # newest first: a later entry gives way
+            chosen[pair] = entry
+    return list(chosen.values())
+
+
+def api_choice_error(organisation: Organisation, provider: str, model: str) -> str | None:
+    """Why (provider, model) cannot be a workload's API model, or None: it must be a pair of the price book's API
+    entries, or both empty for no API comparison."""
+    if not (provider or model):
+        return None
+    if ApiPrice.objects.filter(organisation=organisation, provider=provider, model=model).exists():
+        return None
+    pairs = sorted({f"{p} {m}" for p, m in ApiPrice.objects.filter(organisation=organisation)
+                    .values_list("provider", "model")})
+    return (f"the price book has no API model {model!r} from {provider!r}; it has "
+            f"{', '.join(pairs) if pairs else 'none yet'}")
+
+
+def price_run(run: ComparisonRun) -> None:
+    """(Re-)price every result of a finished run with the entries in force on the run's date,
+    then record what changed since the previous period's run."""
+    workload = run.workload
+    on = run.day
+    with transaction.atomic():
+        results = list(run.results.select_for_update())
+        try:
+            gpu = gpu_price(workload.organisation, run.device, on)
+            api = workload_api_price(workload, on)
+        except PricingError as exc:
+            run.gpu_price = run.api_price = None
+            run.pricing_error = str(exc)
+            for r in results:
+                r.device_dollars = r.api_dollars = None
+        else:
+            run.gpu_price, run.api_price, run.pricing_error = gpu, api, ""
+            for r in results:
+                if r.refused:
+                    continue
+                r.device_dollars = r.seconds / 3600 * float(gpu.per_hour)
+                r.api_dollars = None if api is None else (r.tokens_in * float(api.input_per_mtok)
+                                                          + r.tokens_out * float(api.output_per_mtok)) / 1e6
+        for r in results:
+            r.save(update_fields=["device_dollars", "api_dollars"])
+        run.priced_at = timezone.now()
+        run.save(update_fields=["gpu_price", "api_price", "pricing_error", "priced_at"])
+        record_changes(run)

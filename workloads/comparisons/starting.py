@@ -1,0 +1,83 @@
+"""Starting and cancelling comparison runs."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from engine import run_settings
+from engine.errors import EngineError
+from engine.model.metadata import read_metadata
+from workloads import dispatch
+from workloads.comparisons import fit, pricing
+from workloads.comparisons.target_models import model_path
+from workloads.models import ComparisonRun, Workload
+from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.reporting import periods
+
+DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
+SETTINGS = tuple(run_settings.DEFAULTS)
+LIMITS = run_settings.LIMITS
+
+
+def check_settings(strategies: list[str], values: dict, model: str) -> None:
+    """Refuse settings the worker would refuse, before they are queued or saved for the schedule."""
+    if not strategies:
+        raise ValidationError("choose at least one strategy")
+    try:
+        run_settings.check_strategies(strategies)
+        # Unset values are the run's defaults: a chunk of 32 tokens with the default overlap of 64 cannot work.
+        settled = run_settings.check_values(values)
+        run_settings.check_chunk_tokens(settled["chunk_tokens"], read_metadata(model_path(model)).max_positions)
+    except EngineError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+class RefusalsNotConfirmed(ValidationError):
+    """Every full-context strategy chosen would refuse, and the user has not said to start anyway."""
+
+
+def start_run(workload: Workload, user, strategies: list[str] | None = None,
+              trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
+              **values) -> ComparisonRun:
+    """Queue a comparison of the workload's documents and probes; the worker reads them as they are
+    when it starts, and counts the run's units of work again then.
+
+    A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
+    full-context strategy it chose would refuse (workloads.comparisons.fit), it is queued only with confirm_refusals:
+    such a run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
+    """
+    strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
+    values = {k: v for k, v in values.items() if v is not None}
+    unexpected = set(values) - set(SETTINGS)
+    if unexpected:
+        raise ValidationError(f"unknown setting {', '.join(sorted(unexpected))}")
+    check_settings(strategies, values, workload.target_model)
+    if not workload.documents.exists():
+        raise ValidationError("the workload has no documents yet: upload some first")
+    if not workload.probes.exists():
+        raise ValidationError("the workload has no probes yet: add or generate questions first")
+    try:  # the API price must exist now; the device's is checked by the worker that knows its device
+        pricing.workload_api_price(workload, periods.today(workload))
+    except pricing.PricingError as exc:
+        raise ValidationError(str(exc)) from exc
+    if trigger == ComparisonRun.Trigger.MANUAL and not confirm_refusals:
+        plan = fit.preflight(workload, strategies, values)
+        if plan.every_full_context_refuses:
+            raise RefusalsNotConfirmed(plan.refusal_warning)
+    with transaction.atomic():
+        run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
+                                           model=workload.target_model, units_of_work=workload.units_of_work(),
+                                           **values)
+        if trigger == ComparisonRun.Trigger.MANUAL:
+            workload.run_settings = {"strategies": strategies, **values}
+            workload.save(update_fields=["run_settings"])
+        dispatch.queue_comparison(run.pk)
+    return run
+
+
+def cancel_run(run: ComparisonRun) -> bool:
+    """Cancel a queued or running run. A running one stops at its next progress report."""
+    return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=UNFINISHED_STATUSES)
+                .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))

@@ -1,0 +1,256 @@
+"""Everything the PDF summary shows, gathered as plain data: the template only lays it out.
+
+A summary describes one run as it stands (its prices, its changes since the previous period),
+with the workload's history up to that run, so a past run exported again reads as it did then.
+The projection against context length is the planning page's (workloads.comparisons.planning), reused as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.decision import Decision
+from engine.run_settings import ANSWER_TOKENS
+
+from workloads.comparisons.planning import project
+from workloads.documents import document_sets
+from workloads.models import ComparisonRun, StrategyResult
+from workloads.models.comparison_runs import STRATEGIES
+from workloads.reporting.changes import strategy_name
+from workloads.reporting.summary import pdf_charts
+from workloads.reporting.summary.recommendation import monthly, recommendation
+from workloads.templatetags.units import count_of, dollars
+
+
+class SummaryError(ValueError):
+    """The run cannot be summarised (it did not succeed)."""
+
+
+@dataclass(frozen=True)
+class StrategyRow:
+    strategy: str
+    name: str
+    result: StrategyResult
+    change: dict | None  # this strategy's entry in run.changes, when the previous period measured it too
+
+    def _changed(self, figure: str, key: str):
+        return ((self.change or {}).get(figure) or {}).get(key)
+
+    @property
+    def previous_cost(self) -> float | None:
+        return self._changed("cost", "previous")
+
+    @property
+    def cost_percent(self) -> float | None:
+        return self._changed("cost", "percent")
+
+    @property
+    def previous_unit_cost(self) -> float | None:
+        return self._changed("unit_cost", "previous")
+
+    @property
+    def unit_cost_percent(self) -> float | None:
+        return self._changed("unit_cost", "percent")
+
+    @property
+    def previous_accuracy(self) -> float | None:
+        return self._changed("accuracy", "previous")
+
+    @property
+    def accuracy_points(self) -> float | None:
+        return self._changed("accuracy", "delta_points")
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    kind: str
+    entry: str  # what was charged, in words
+    effective_from: object
+    source: str
+
+
+@dataclass(frozen=True)
+class Method:
+    heading: str
+    text: str
+
+
+@dataclass
+class Content:
+    run: ComparisonRun
+    decision: Decision  # the one recommendation, as the run page states it
+    monthly: str | None  # the decision in dollars a month at the expected volume, when priced
+    unit: str
+    strategies: list[StrategyRow]
+    previous_run: ComparisonRun | None
+    previous_period: str
+    alerts: list[str]
+    history: list[ComparisonRun]  # succeeded runs up to this one, oldest first
+    history_results: list[StrategyResult]
+    prices: list[PriceRow]
+    pricing_error: str
+    provenance: list[tuple[str, object]]  # model, device and library versions
+    settings: list[tuple[str, object]]
+    methods: list[Method]
+    projection: object  # workloads.comparisons.planning.Projection
+    charts: list = field(default_factory=list)  # the appendix's pdf_charts.Chart, added by gather()
+    decision_chart: object = None  # page one's chart, added by gather()
+
+    @property
+    def workload(self):
+        return self.run.workload
+
+    @property
+    def documents_change(self) -> str | None:
+        """What changed in the documents since the previous period's run: "documents: 1 added (annex.txt)..."."""
+        return self.previous_run and document_sets.run_change(self.previous_run, self.run)
+
+    @property
+    def details(self) -> list[tuple]:
+        """Provenance beside the engine settings, one (name, value, name, value) row at a time."""
+        blank = ("", "")
+        rows = max(len(self.provenance), len(self.settings))
+        left = self.provenance + [blank] * (rows - len(self.provenance))
+        right = self.settings + [blank] * (rows - len(self.settings))
+        return [(*a, *b) for a, b in zip(left, right, strict=True)]
+
+    @property
+    def period_word(self) -> str:
+        """"quarter" or "month", as the run's own period label is one ("2027-Q1", "2027-01"): the changes' heading
+        must name the period the cover does, even after the workload's schedule changed."""
+        return "quarter" if "-Q" in self.run.period else "month"
+
+    @property
+    def ran(self) -> list[StrategyRow]:
+        return [row for row in self.strategies if not row.result.refused]
+
+    @property
+    def refused(self) -> list[StrategyRow]:
+        return [row for row in self.strategies if row.result.refused]
+
+    @property
+    def from_nothing(self) -> bool:
+        """Whether a strategy's device time was priced at $0 in the previous period (its change reads "from $0")."""
+        return any(row.previous_cost == 0 or row.previous_unit_cost == 0 for row in self.ran)
+
+
+def gather(run: ComparisonRun) -> Content:
+    run = (ComparisonRun.objects.select_related("workload__organisation", "gpu_price", "api_price", "previous_run")
+           .get(pk=run.pk))
+    if run.status != ComparisonRun.Status.SUCCEEDED:
+        raise SummaryError(f"run {run.pk} is {run.status}: only a succeeded run can be summarised")
+    changes = (run.changes or {}).get("strategies", {})
+    order = {name: i for i, name in enumerate(STRATEGIES)}
+    results = sorted(run.results.select_related("run"), key=lambda r: order.get(r.strategy, len(order)))
+    history_results = list(
+        StrategyResult.objects.filter(run__workload=run.workload, run__status=ComparisonRun.Status.SUCCEEDED,
+                                      run__created_at__lte=run.created_at)
+        .select_related("run").order_by("run__created_at", "run__pk", "pk"))
+    content = Content(
+        run=run, decision=recommendation(run), monthly=monthly(run), unit=run.workload.unit,
+        strategies=[StrategyRow(r.strategy, strategy_name(r.strategy), r, changes.get(r.strategy)) for r in results],
+        previous_run=run.previous_run, previous_period=run.previous_run.period if run.previous_run else "",
+        alerts=[alert.message for alert in run.alerts.all()],
+        history=list(dict.fromkeys(r.run for r in history_results)), history_results=history_results,
+        prices=_prices(run), pricing_error=run.pricing_error,
+        provenance=[("Model", run.model), ("Device", run.device or "not recorded"),
+                    ("Documents", document_sets.described(run.documents)),
+                    *sorted((str(k), str(v)) for k, v in (run.versions or {}).items())],
+        settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
+    )
+    content.charts = pdf_charts.all_charts(content)
+    content.decision_chart = pdf_charts.decision(content)
+    return content
+
+
+def _prices(run: ComparisonRun) -> list[PriceRow]:
+    rows = []
+    if run.gpu_price:
+        gpu = run.gpu_price
+        rows.append(PriceRow("Device", f"{gpu.device_class} at {dollars(gpu.per_hour)} an hour",
+                             gpu.effective_from, gpu.source))
+    if run.api_price:
+        api = run.api_price
+        rows.append(PriceRow("API", f"{api.provider} {api.model}: {dollars(api.input_per_mtok)} in and "
+                                    f"{dollars(api.output_per_mtok)} out per million tokens",
+                             api.effective_from, api.source))
+    return rows
+
+
+def _attention(run: ComparisonRun) -> dict:
+    """The engine's attention settings as the run used them (the report has them all, the run's columns most)."""
+    reported = ((run.report or {}).get("settings") or {}).get("attention") or {}
+    return {name: value if hasattr(run, name) else reported.get(name, value)
+            for name, value in vars(run.attention_config()).items()}
+
+
+def _settings(run: ComparisonRun) -> list[tuple[str, object]]:
+    a = _attention(run)
+    return [
+        ("Strategies", ", ".join(run.strategies)), ("Chunk size", f"{run.chunk_tokens} tokens"),
+        ("Chunk overlap", f"{run.chunk_overlap} tokens"), ("Local window", f"{a['window']} tokens"),
+        ("Top-k budget", f"{a['topk']} tokens"), ("Global blocks", a["global_blocks"]),
+        ("Block size", f"{a['block_size']} tokens"), ("Sink blocks", a["sink_blocks"]),
+        ("Index Share group size", f"{a['group_size']} layers"), ("Dense first layers", a["dense_layers"]),
+        ("Indexer", a["indexer"]), ("Quality gate", f"{run.gate_points:g} points"),
+        ("Units of work", f"{run.units_of_work:g} × {run.workload.unit}"),
+    ]
+
+
+def _methods(run: ComparisonRun) -> list[Method]:
+    a, unit = _attention(run), run.workload.unit
+    n_probes = max((r.n_probes for r in run.results.all()), default=0)
+    indexers = {
+        "exact": "the exact indexer scores every earlier token with the layer's own queries and keys, "
+                 "as a DeepSeek-style lightning indexer does, and rates a block by its best token",
+        "pooled": "the pooled indexer scores each key block by the dot product of mean-pooled queries and keys, "
+                  "the cheap end of the comparison",
+    }
+    sparse = (f"each block of {a['block_size']} queries attends, with one softmax, to {a['sink_blocks']} sink "
+              f"block(s) at the start, a local window of the last {a['window']} tokens, {a['global_blocks']} "
+              f"global blocks spread evenly over the rest, and the top-k {a['topk']} tokens' worth of blocks that "
+              f"an indexer rates best")
+    return [
+        Method("The baseline: chunking",
+               f"Each document is split into chunks of at most {run.chunk_tokens} tokens along paragraph breaks "
+               f"(top-level definitions in code), each chunk repeating the last {run.chunk_overlap} tokens of the "
+               "one before. For each question the model reads every chunk with the question (one call per chunk, "
+               "dense attention: chunks are short), then one more call picks the answer from the chunks' answers."),
+        Method("Full context, dense",
+               "One call per question over all the workload's documents and the question, every token attending "
+               "to every earlier token: the reference the sparse strategies are measured against."),
+        Method("Full context, naive sparse",
+               f"One call per question over all documents; after the first {a['dense_layers']} dense layers, "
+               f"{sparse}. The indexer runs in every layer."),
+        Method("Full context, sliding window",
+               f"One call per question over all documents; after the first {a['dense_layers']} dense layers, each "
+               f"query block sees only the sink block(s) and the last {a['window']} tokens."),
+        Method("Full context with Index Share",
+               f"As naive sparse, but the indexer runs once per group of {a['group_size']} layers, in the group's "
+               f"first layer, and the other layers reuse its selection; each layer still computes its own "
+               f"attention. Here {indexers.get(a['indexer'], 'the ' + str(a['indexer']) + ' indexer')}."),
+        Method("Cost",
+               f"Every strategy answers every question with the same model, {run.model}, one independent call at "
+               f"a time with no shared prompt cache, as an API would bill it, with up to {ANSWER_TOKENS} answer "
+               f"tokens. Device seconds are measured on the device ({run.device or 'not recorded'}): CUDA events "
+               "on a GPU, wall-clock time on a CPU. FLOPs come from the engine's cost ledger, computed from the "
+               "model's shape for each call (one multiply-add is 2 FLOPs), split into linear, attention and "
+               "indexer. Dollars = device seconds ÷ 3,600 × the GPU's price per hour in force on the run's date. "
+               "API dollars = tokens in × the input price + tokens out × the output price, per million tokens. "
+               f"Unit cost = dollars ÷ the run's units of work: {count_of(run.units_of_work, unit)}."),
+        Method("Accuracy and the quality gate",
+               f"Accuracy is the share of the workload's own {n_probes} probe question(s) a strategy answers "
+               "correctly: the expected answer must appear in the model's answer as whole words, after "
+               "normalising case and punctuation. A strategy is quality-gated when its accuracy is more than "
+               f"{run.gate_points:g} points below the best strategy's in the same run: its savings do not count, "
+               "as MLPerf counts a result only at the reference accuracy."),
+        Method("Changes since the previous period",
+               "A run is compared with the latest succeeded run of the same workload in an earlier period "
+               "(quarter or month), never with another run of its own period; alerts fire when a change passes "
+               f"the workload's thresholds ({run.workload.alert_cost_percent:g}% cost, "
+               f"{run.workload.alert_accuracy_points:g} accuracy points)."),
+        Method("Projection against context length",
+               "The planning page's projection: ledger FLOPs per question at each context length, converted to "
+               "device dollars with the device seconds per FLOP measured in this run and the GPU price in force on "
+               "its date; API dollars are tokens at the API price in force on that date."),
+    ]

@@ -1,8 +1,0 @@
-"""The manager's PDF summary of a run: the decision in one sentence, then the figures behind it.
-
-decision   the sentence: full context against chunking, in the workload's unit
-content    everything the PDF shows, gathered as plain data (the template runs no queries)
-charts     matplotlib charts as PNG data URIs
-render     HTML template to PDF bytes with WeasyPrint
-exports    asking for a summary (a Summary row and its task), and serving the newest one
-"""

@@ -1,0 +1,30 @@
+"""Planning: projected cost against context length, and when full context becomes affordable for a workload."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from workloads.comparisons.planning import project
+from workloads.models import ComparisonRun
+from workloads.organisations import access
+from workloads.reporting import page_charts
+from workloads.reporting.summary.recommendation import recommendation
+from workloads.views.methods import read_only
+
+
+@login_required
+@read_only
+def planning(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk)
+    projection = project(workload)
+    device = projection.device_dollars or {}
+    # One row per context length: each strategy's device dollars (None when not priced) and ledger FLOPs.
+    rows = [(length, [(device[s][i] if s in device else None, values[i]) for s, values in projection.flops.items()])
+            for i, length in enumerate(projection.lengths)]
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    return render(request, "workloads/planning.html", {
+        "workload": workload, "projection": projection, "chart": page_charts.planning(projection), "rows": rows,
+        "run": run, "decision": recommendation(run) if run else None,
+    })

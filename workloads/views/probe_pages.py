@@ -1,0 +1,74 @@
+"""A workload's probes: the questions, with short expected answers, that every strategy is scored on."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from workloads import dispatch
+from workloads.forms import ProbeForm, ProbeGenerationForm
+from workloads.models import Probe, Role, Workload
+from workloads.organisations import access
+from workloads.views.methods import form_page
+
+
+def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
+    workload = access.workload_for(user, pk, Role.MEMBER)
+    return workload, get_object_or_404(workload.probes, pk=probe_pk)
+
+
+def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done: str) -> HttpResponse:
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, done)
+        return redirect("workload_detail", pk=workload.pk)
+    return render(request, "workloads/probe_form.html", {"workload": workload, "form": form},
+                  status=400 if form.is_bound else 200)
+
+
+@login_required
+@form_page
+def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
+    probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
+    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
+    return _save_probe(request, workload, form, "Added the probe.")
+
+
+@login_required
+@form_page
+def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
+    workload, probe = _probe_for(request.user, pk, probe_pk)
+    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
+    return _save_probe(request, workload, form, "Saved the probe.")
+
+
+@login_required
+@form_page
+def probe_delete(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
+    """GET asks to confirm, showing the probe; POST deletes it."""
+    workload, probe = _probe_for(request.user, pk, probe_pk)
+    if request.method != "POST":
+        return render(request, "workloads/probe_delete.html", {"workload": workload, "probe": probe})
+    probe.delete()
+    messages.success(request, "Deleted the probe. Finished comparisons keep their answers to it.")
+    return redirect("workload_detail", pk=workload.pk)
+
+
+@login_required
+@require_POST
+def probes_generate(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
+    form = ProbeGenerationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors["limit"][0])
+        return redirect("workload_detail", pk=workload.pk)
+    if not workload.documents.exists():
+        messages.error(request, "Upload documents first: probes are generated from them.")
+        return redirect("workload_detail", pk=workload.pk)
+    dispatch.queue_probe_generation(workload.pk, form.cleaned_data["limit"])
+    messages.success(request, "Generating probes from the documents: they will appear here shortly.")
+    return redirect("workload_detail", pk=workload.pk)

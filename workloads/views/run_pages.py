@@ -1,0 +1,171 @@
+"""Starting a comparison, following it while it runs, and reading what it measured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from workloads import deletion
+from workloads.comparisons import fit, pricing, starting
+from workloads.documents import document_sets
+from workloads.forms import RunForm
+from workloads.models import ComparisonRun, Role, StrategyResult
+from workloads.organisations import access
+from workloads.reporting import data_exports, page_charts, scheduling
+from workloads.reporting.summary.recommendation import monthly, recommendation
+from workloads.views.methods import form_page, read_only
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One probe's question and expected answer, with each strategy's answer to it (None where it has none)."""
+
+    question: str
+    expected: str
+    kind: str
+    answers: list
+
+
+def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
+    ran = [r for r in results if not r.refused]
+    by_strategy = [{(a.question, a.expected): a for a in r.answers.all()} for r in ran]
+    rows = {}
+    for answers in by_strategy:
+        for key, a in answers.items():
+            rows.setdefault(key, a)
+    return [AnswerRow(q, e, a.kind, [answers.get((q, e)) for answers in by_strategy]) for (q, e), a in rows.items()]
+
+
+@login_required
+@form_page
+def run_create(request: HttpRequest, pk: int) -> HttpResponse:
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
+    form = RunForm(request.POST) if request.method == "POST" else RunForm()
+    if request.method == "POST" and form.is_valid():
+        try:
+            run = starting.start_run(workload, request.user, form.cleaned_data["strategies"],
+                                     confirm_refusals=form.cleaned_data["confirm_refusals"], **form.settings())
+        except starting.RefusalsNotConfirmed as exc:
+            form.ask_to_confirm(exc.message)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Comparison queued: this page follows it while it runs.")
+            return redirect("run_detail", pk=run.pk)
+    return render(request, "workloads/run_form.html",
+                  {"workload": workload, "form": form, "preflight": preflight_of(workload, form)},
+                  status=400 if form.is_bound else 200)
+
+
+def preflight_of(workload, form: RunForm) -> fit.Preflight:
+    """The fit table and estimate for the strategies and settings the form holds: those posted when they were
+    valid (a start refused for confirmation included), the defaults otherwise."""
+    data = getattr(form, "cleaned_data", {})
+    if all(name in data for name in ("strategies", *starting.SETTINGS)):
+        return fit.preflight(workload, data["strategies"], form.settings())
+    return fit.preflight(workload, starting.DEFAULT_STRATEGIES)
+
+
+@login_required
+@read_only
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk)
+    results = list(run.results.select_related("run").prefetch_related("answers"))
+    ran = [r for r in results if not r.refused]
+    succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
+    return render(request, "workloads/run_detail.html", {
+        "run": run, "workload": run.workload, "results": results, "ran": ran,
+        "answer_rows": _answer_rows(results),
+        "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
+        "charts": [page_charts.flop_breakdown(run), page_charts.cost_vs_quality(run)] if results else [],
+        "chart_refusals": page_charts.refusal_notes(results),
+        "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
+        "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
+        "refirable_period": _refirable_period(run),
+        "settings": [(name.replace("_", " "), getattr(run, name)) for name in starting.SETTINGS],
+        "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
+        "documents_read": document_sets.described(run.documents),
+    })
+
+
+def _refirable_period(run: ComparisonRun) -> str | None:
+    """The run's period, if it is a scheduled run whose period can be fired again now."""
+    if run.trigger != ComparisonRun.Trigger.SCHEDULED:
+        return None
+    period = scheduling.refirable_period(run.workload, timezone.now())
+    return period if period == run.period else None
+
+
+@login_required
+@read_only
+@never_cache
+def run_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Polled every 2 s by static/js/status.js while the run page shows a progress bar."""
+    run = access.run_for(request.user, pk)
+    return JsonResponse({
+        "status": run.status, "finished": run.finished, "progress_done": run.progress_done,
+        "progress_total": run.progress_total, "progress_percent": run.progress_percent,
+        "progress_message": run.progress_message,
+    })
+
+
+@login_required
+@require_POST
+def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk, Role.MEMBER)
+    if starting.cancel_run(run):
+        messages.success(request, "Cancelled. A running comparison stops at its next step.")
+    else:
+        messages.info(request, "This comparison had already finished, so there was nothing to cancel.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+@require_POST
+def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk, Role.MEMBER)
+    if run.status != ComparisonRun.Status.SUCCEEDED:
+        messages.error(request, "Only a finished comparison can be priced.")
+        return redirect("run_detail", pk=run.pk)
+    pricing.price_run(run)
+    if run.pricing_error:
+        messages.error(request, f"Could not price this comparison: {run.pricing_error}")
+    else:
+        messages.success(request, "Priced with the price book entries in force on the run's date.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+@form_page
+def run_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks to confirm, saying what goes and which runs are compared again; POST deletes (admins only)."""
+    run = access.run_for(request.user, pk, Role.ADMIN)
+    if request.method != "POST":
+        return render(request, "workloads/run_delete.html", {
+            "run": run, "workload": run.workload, "followers": deletion.followers(run),
+            "summaries": run.summaries.count(), "unfinished": not run.finished})
+    try:
+        compared_again = deletion.delete_run(run)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+        return redirect("run_detail", pk=run.pk)
+    again = "".join(f" Run {r.pk} is now compared with {f'run {r.previous_run_id}' if r.previous_run_id else 'no run'}."
+                    for r in compared_again)
+    messages.success(request, f"Deleted run {pk} with its results and PDF summaries.{again}")
+    return redirect("workload_detail", pk=run.workload_id)
+
+
+@login_required
+@read_only
+def runs_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The workload's runs as CSV, one row per run and strategy, for the logged-in user's browser."""
+    workload = access.workload_for(request.user, pk)
+    return data_exports.download(data_exports.history_csv(workload), "text/csv", f"workload-{workload.pk}-runs.csv")
