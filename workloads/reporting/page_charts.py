@@ -22,8 +22,11 @@ from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.reporting import chart_notes
 
-# One colour per strategy on every chart, so a reader can follow a strategy from chart to chart.
-COLOURS = dict(zip(STRATEGIES, ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444"), strict=True))
+# One colour per strategy on every chart, so a reader can follow a strategy from chart to chart (distinct hues for
+# up to twelve strategies; the first five keep the colours they have always had).
+PALETTE = ("#1b6ca8", "#7b3294", "#c2410c", "#5b8c2a", "#444444", "#0e9f9a", "#b8860b", "#d6336c", "#6b7280",
+           "#2f4b7c", "#a05195", "#8fbc8f")
+COLOURS = dict(zip(STRATEGIES, PALETTE, strict=False))
 COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9ca3af"}
 
 

@@ -2,6 +2,8 @@
 
 import pytest
 
+from engine.run_settings import STRATEGIES
+
 from workloads.models import ComparisonRun, Document, Probe
 
 from ..conftest import MODEL
@@ -57,8 +59,7 @@ def test_it_lists_the_workloads_runs_newest_first(as_alice, ready):
 BAD = [
     ({"strategies": []}, "strategies: List should have at least 1 item after validation, not 0"),
     ({"strategies": ["rag"]},
-     "strategies.0: Input should be 'full_index_share', 'full_naive_sparse', 'full_dense', 'full_sliding_window' or "
-     "'chunked'"),
+     "strategies.0: Input should be " + ", ".join(f"'{s}'" for s in STRATEGIES[:-1]) + f" or '{STRATEGIES[-1]}'"),
     ({"strategies": "chunked"}, "strategies: Input should be a valid list"),
     ({"group_size": 0}, "group_size: Input should be greater than or equal to 1"),
     ({"group_size": 1025}, "group_size: Input should be less than or equal to 1024"),
