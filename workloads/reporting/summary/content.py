@@ -230,10 +230,11 @@ def _methods(run: ComparisonRun) -> list[Method]:
                f"first layer, and the other layers reuse its selection; each layer still computes its own "
                f"attention. Here {indexers.get(a['indexer'], 'the ' + str(a['indexer']) + ' indexer')}."),
         Method("Cost",
-               f"Every strategy answers every question with the same model, {run.model}, one independent call at "
-               f"a time with no shared prompt cache, as an API would bill it, with up to {ANSWER_TOKENS} answer "
-               f"tokens. Device seconds are measured on the device ({run.device or 'not recorded'}): CUDA events "
-               "on a GPU, wall-clock time on a CPU. FLOPs come from the engine's cost ledger, computed from the "
+               f"Every strategy answers every question with the same model, {run.model}, one call at a time, the "
+               f"strategies taking turns question by question so that the machine's load falls on all alike, with "
+               f"up to {ANSWER_TOKENS} answer tokens. Device seconds are measured on the device "
+               f"({run.device or 'not recorded'}): CUDA events on a GPU; on a CPU the time the process computed "
+               "(its CPU time over its threads), which the machine's other work does not inflate. FLOPs come from the engine's cost ledger, computed from the "
                "model's shape for each call (one multiply-add is 2 FLOPs), split into linear, attention and "
                "indexer. Dollars = device seconds ÷ 3,600 × the GPU's price per hour in force on the run's date. "
                "API dollars = tokens in × the input price + tokens out × the output price, per million tokens. "
