@@ -52,15 +52,20 @@ HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"
 DENSE = AttentionConfig(mode="dense")
 
-# (system message, what follows the chunk): {question} is the probe's question.
+# The pieces the wordings combine: a system message for one part of the documents, and a subject guard.
+PART_SYSTEM = ("You answer a question from one part of the user's documents, in a few words, quoting it exactly. "
+               "When that part does not give the answer, you answer NONE.")
+SAY = "Question: {question}\nIf the text does not say, answer NONE."
+GUARD = ("Question: {question}\nAnswer only about what the question asks: a figure the text gives for anything "
+         "else is not the answer. If the text does not say, answer NONE.")
+# (system message, what follows the chunk): {question} is the probe's question. "before" was the engine's until
+# issue 22.
 WORDINGS = {
     "before": (cmp.SYSTEM, "Question: {question}\nIf this text does not contain the answer, reply NONE."),
-    "say": (cmp.SYSTEM, "Question: {question}\nIf the text does not say, answer NONE."),
-    "guard": (cmp.SYSTEM, "Question: {question}\nAnswer only about what the question asks: a figure the text gives "
-                          "for anything else is not the answer. If the text does not say, answer NONE."),
-    "system": ("You answer a question from one part of the user's documents, in a few words, quoting it exactly. "
-               "When that part does not give the answer, you answer NONE.",
-               "Question: {question}\nIf the text does not say, answer NONE."),
+    "say": (cmp.SYSTEM, SAY),
+    "guard": (cmp.SYSTEM, GUARD),
+    "system": (PART_SYSTEM, SAY),
+    "system+guard": (PART_SYSTEM, GUARD),
 }
 REDUCES = {
     "before": "Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
@@ -128,15 +133,13 @@ def main() -> None:
         maps[name] = map_answers(lm, chunks, probes, system, instruction)
         print(f"{name}: {shares(maps[name])} ({time.perf_counter() - start:.0f} s)", flush=True)
     best = max(WORDINGS, key=lambda name: score(shares(maps[name])))
-    used = next((name for name, wording in WORDINGS.items() if wording == (cmp.CHUNK_SYSTEM, cmp.CHUNK_INSTRUCTION)),
-                None)
     reduces = {name: reduce_answers(lm, probes, maps[best], template, with_headers=name == "headers")
                for name, template in REDUCES.items()}
     out = {
         "date": date.today().isoformat(), "device": f"cpu ({torch.get_num_threads()} threads)",
         "cpu_count": os.cpu_count(), "model": lm.name, "torch": torch.__version__,
         "chunk_tokens": args.chunk_tokens, "chunk_overlap": args.chunk_overlap, "chunks": len(chunks),
-        "probes": len(probes), "best": best, "engine_uses": used, "seconds": time.perf_counter() - start,
+        "probes": len(probes), "best": best, "seconds": time.perf_counter() - start,
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
                      for name, (s, i) in WORDINGS.items()},
         "reduces": {name: {"template": REDUCES[name], "right": sum(r["right"] for r in rows), "probes": len(rows),
@@ -144,7 +147,7 @@ def main() -> None:
     }
     (HERE / "chunk_prompt.json").write_text(json.dumps(out, indent=2) + "\n")
     print(f"\n{lm.name}, {len(probes)} retrieval probes x {len(chunks)} chunks of {args.chunk_tokens} tokens, "
-          f"{out['device']}, {out['date']}; best '{best}', engine uses '{used}'\n")
+          f"{out['device']}, {out['date']}; best '{best}'\n")
     print("| wording | NONE on chunks without the answer | right on chunks with it |")
     print("|---|---:|---:|")
     for name in WORDINGS:

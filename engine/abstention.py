@@ -26,14 +26,19 @@ _NOT_FOUND = r"(?:stated|given|mentioned|specified|provided|found|listed|include
 _TEXT = r"(?:text|texts|document|documents|passage|passages|chunk|context|excerpt|part|section|source)"
 _VERB = r"(?:say|state|mention|specify|contain|include|provide|give|list|answer|indicate|tell)"
 
+# "NONE", "None.", "none: ...", "None given", but not "None of the fees apply" nor "Nonexistent".
+_NONE_WORD = rf"none(?:\s*$|\s*[^\w\s]|\s+{_NOT_FOUND}\b)"
+
 # Each pattern is matched at the start of the stripped answer, case-insensitively.
 PATTERNS = (
-    rf"none(?:\s*$|\s*[^\w\s]|\s+{_NOT_FOUND}\b)",  # "NONE", "None.", "none: ...", "None given"
+    _NONE_WORD,
+    rf"(?:the\s+)?answer(?:\s+is)?\s*:?\s*{_NONE_WORD}",  # "The answer is NONE.", "Answer: none" (SmolLM2's habit)
     rf"not\s+(?:{_NOT_FOUND}|in\s+the\s+{_TEXT})\b",  # "Not stated", "not in the text"
     rf"(?:the|this|these)\s+{_TEXT}\s+(?:does|do|did)\s*n[o']t\s+{_VERB}\b",  # "The text does not say"
     rf"(?:the|this|these)\s+{_TEXT}\s+(?:is|are)\s+silent\b",
     r"(?:there\s+is\s+|there's\s+)?no\s+(?:information|mention|answer|data|details?)\b",
     r"i\s+(?:do\s*n[o']t|cannot|can't|can\s+not|am\s+unable\s+to)\s+(?:know|tell|say|find|determine|answer)\b",
+    r"i(?:'m|\s+am)\s+not\s+sure\b",
     r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|found|answered|inferred|known)\b",
     r"the\s+answer\s+is\s+not\s+(?:in|given|stated|mentioned|provided)\b",
     r"(?:unknown|n/a|nothing)\s*(?:$|[^\w\s/])",  # only alone (or before punctuation): "Unknown." but not "Unknown Pleasures"

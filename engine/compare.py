@@ -98,7 +98,7 @@ class StrategyResult:
     tokens_out: int = 0
     calls: int = 0
     seconds: float = 0.0  # what is priced: CUDA event time, or on a CPU the computed seconds
-    seconds_cpu: float | None = None  # on a CPU: process CPU time / threads; None on CUDA
+    seconds_cpu: float | None = None  # on a CPU: the model calls' process CPU time / threads; None on CUDA
     wall_seconds: float = 0.0
     peak_memory_bytes: int = 0
     costs: ledger.Costs = field(default_factory=ledger.Costs)
@@ -111,12 +111,11 @@ class StrategyResult:
     escalation_refused: int = 0  # routed: of those, the ones the documents were too long to escalate
 
     def add_search(self, cpu_seconds: float) -> None:
-        """Bill a search (or the index's building): one thread's CPU time, the time it held the machine."""
+        """Bill a search (or the index's building) on top of the model calls: one thread's CPU time, which is the
+        time it held the machine, wall time included (a search waits on nothing)."""
         self.retrieval_seconds = (self.retrieval_seconds or 0.0) + cpu_seconds
         self.seconds += cpu_seconds
         self.wall_seconds += cpu_seconds
-        if self.seconds_cpu is not None:
-            self.seconds_cpu += cpu_seconds
 
     @property
     def correct(self) -> list[bool]:
@@ -307,9 +306,9 @@ def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe:
     for chunk in chunks:
         answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), _header(chunk)).strip()
         if answer and not says_none(answer):
-            found.append((chunk, answer))
+            found.append(answer)
     final = caller(out, cfg, _reduce_prompt(lm, probe.question, found), f"reduce for {probe.question[:50]}")
-    out.answers.append({**_judged(probe, final), "chunk_answers": [answer for _, answer in found]})
+    out.answers.append({**_judged(probe, final), "chunk_answers": found})
 
 
 def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
@@ -343,8 +342,8 @@ def _judged(probe: Probe, output: str) -> dict:
 SYSTEM = "You answer questions about the user's documents in a few words, quoting them exactly."
 
 
-def _chat(lm: LoadedModel, content: str, system: str = SYSTEM) -> list[int]:
-    return encode_prompt(lm, content, system=system)
+def _chat(lm: LoadedModel, content: str) -> list[int]:
+    return encode_prompt(lm, content, system=SYSTEM)
 
 
 def _header(chunk: Chunk) -> str:
@@ -366,25 +365,28 @@ def _full_prompt(lm: LoadedModel, documents: Sequence[Document], question: str) 
 
 
 def _retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
-    """The chunks found, in document order under their headers, then the question; routed adds ROUTED_INSTRUCTION."""
+    """The chunks found, in document order under their headers, then the question; routed adds NONE_INSTRUCTION."""
     found = "\n\n".join(f"{_header(c)}\n{c.text.strip()}" for c in chunks)
-    return _chat(lm, f"{found}\n\nQuestion: {question}" + (f"\n{ROUTED_INSTRUCTION}" if routed else ""))
+    return _chat(lm, f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else ""))
 
 
-# Self-Route's instruction: its NONE is what escalates.
-ROUTED_INSTRUCTION = f"If the text does not say, answer {NONE}."
-# The map step's wording, chosen by benchmarks/chunk_prompt.py (see its JSON).
-CHUNK_SYSTEM = SYSTEM
-CHUNK_INSTRUCTION = f"Question: {{question}}\nIf this text does not contain the answer, reply {NONE}."
+# Self-Route's instruction, and the chunked map step's: routed escalates on its NONE, chunked leaves it out.
+NONE_INSTRUCTION = f"If the text does not say, answer {NONE}."
+# The map step's wording ("say" in benchmarks/chunk_prompt.py): on the sample with SmolLM2, chunks without the
+# answer said NONE 25 times in 54 with it, 6 with the wording before ("If this text does not contain the answer,
+# reply NONE."), and chunks with the answer answered 1 in 6 with either. A subject guard ("Answer only about what
+# the question asks ...") answered 2 in 6 but said NONE only 16 times in 54.
+CHUNK_INSTRUCTION = "Question: {question}\n" + NONE_INSTRUCTION
 
 
 def _chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:
-    return _chat(lm, f"{_header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}",
-                 system=CHUNK_SYSTEM)
+    return _chat(lm, f"{_header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}")
 
 
-def _reduce_prompt(lm: LoadedModel, question: str, answers: list[tuple[Chunk, str]]) -> list[int]:
-    listed = "\n".join(f"- {a}" for _, a in answers) or f"- {NONE}"
+def _reduce_prompt(lm: LoadedModel, question: str, answers: list[str]) -> list[int]:
+    # Listing each answer under its chunk's header, and asking for the one that answers, was measured too
+    # (benchmarks/chunk_prompt.py, "headers"): 0 of 5 right on the sample against 1 of 5 with this wording.
+    listed = "\n".join(f"- {a}" for a in answers) or f"- {NONE}"
     return _chat(lm, (
         f"Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
         "Reply with the single best answer, in the exact words given."

@@ -24,9 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import bm25s
 import numpy as np
-from bm25s.tokenization import Tokenizer
 
 from engine.call_plan import retrieved
 from engine.chunking import Chunk
@@ -49,6 +47,11 @@ class Index:
     def __init__(self, chunks: Sequence[Chunk]):
         if not chunks:
             raise ValueError("there are no chunks to index")
+        # Imported here, not at the top: the lent GPU machine's image installs nothing and has no bm25s, and the
+        # full-context strategies it measures import this module without searching.
+        import bm25s
+        from bm25s.tokenization import Tokenizer
+
         start = time.process_time()
         self.chunks = list(chunks)
         self._tokenizer = Tokenizer(stopwords="en")

@@ -44,6 +44,7 @@ def test_retrieval_calls_once_per_probe_and_routed_once_more_per_escalation(smol
     for s in (retrieval, routed):
         assert s["retrieval_recall"] == recall([a["retrieved_source"] for a in s["probes"]]) == 1.0
         assert 0 < s["retrieval_seconds"] < s["seconds"]
+        assert s["seconds"] == pytest.approx(s["seconds_cpu"] + s["retrieval_seconds"])  # on the CPU: both priced
     assert report["settings"]["retrieval_chunks"] == 2
 
 
