@@ -92,7 +92,8 @@ def map_answers(lm, chunks, probes, system: str, instruction: str) -> list[dict]
                                      + instruction.format(question=probe.question))
             rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk),
                          "has_answer": is_correct(chunk.text, probe.answer), "answer": answer,
-                         "none": says_none(answer), "right": is_correct(answer, probe.answer) and not says_none(answer)})
+                         "none": says_none(answer),
+                         "right": is_correct(answer, probe.answer) and not says_none(answer)})
     return rows
 
 

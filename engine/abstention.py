@@ -41,7 +41,8 @@ PATTERNS = (
     r"i(?:'m|\s+am)\s+not\s+sure\b",
     r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|found|answered|inferred|known)\b",
     r"the\s+answer\s+is\s+not\s+(?:in|given|stated|mentioned|provided)\b",
-    r"(?:unknown|n/a|nothing)\s*(?:$|[^\w\s/])",  # only alone (or before punctuation): "Unknown." but not "Unknown Pleasures"
+    # Only alone or before punctuation: "Unknown." but not "Unknown Pleasures".
+    r"(?:unknown|n/a|nothing)\s*(?:$|[^\w\s/])",
 )
 _SAYS_NONE = re.compile("|".join(f"(?:{p})" for p in PATTERNS), re.IGNORECASE)
 # Stripped before matching: whitespace, quotes (straight and curly), markdown emphasis, bullets and brackets.

@@ -14,12 +14,14 @@ their subject). Question words the chunks never use are dropped, and a question 
 chunk 0: ties keep the chunks' document order.
 
 How many chunks a question gets is engine.call_plan.retrieved's rule, which the planning projects with: `count`
-when it is set (above 0), else as many of the best-ranked as fit `budget` tokens together, and one at least. They go to the model in document order, not rank order, so
-that text that runs on from one chunk into the next still reads in order.
+when it is set (above 0), else as many of the best-ranked as fit `budget` tokens together, and one at least. They
+go to the model in document order, not rank order, so that text that runs on from one chunk into the next still
+reads in order.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,6 +54,9 @@ class Index:
         import bm25s
         from bm25s.tokenization import Tokenizer
 
+        # bm25s sets its own logger to DEBUG as it is imported, which would put a line per index and per search
+        # through the CLI's and the worker's handlers; the application's level decides again.
+        logging.getLogger("bm25s").setLevel(logging.NOTSET)
         start = time.process_time()
         self.chunks = list(chunks)
         self._tokenizer = Tokenizer(stopwords="en")
