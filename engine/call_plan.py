@@ -8,6 +8,10 @@ project with it from token counts alone, so the three agree on what a strategy d
                one-off prefill is a run's, not a question's, and is not in a question's plan;
   chunked      one dense call per chunk (chunk and prompt), then one dense reduce call that reads the prompt and
                one answer line per chunk. Chunks are short, so they run with dense attention.
+  retrieval    one dense call over the chunks a search picks (see `retrieved`), each under its header.
+  routed       that call, and where it answers NONE the full_index_share call: an escalation, which a plan counts
+               as if every question made it (the most it can cost) and which never makes the strategy refuse,
+               since routed keeps the retrieval answer when the documents do not fit.
 
 Where the real chunks are not known (a projection to 1M tokens, a workload before its run), their count follows the
 splitter's rule of thumb: chunks of at most `chunk_tokens`, each after the first repeating `chunk_overlap`. The
@@ -21,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.run_settings import ANSWER_TOKENS, full_mode
+from engine.run_settings import ANSWER_TOKENS, DEFAULTS, full_mode
 
 # The system message, chat template, document headers and question around the documents, measured on the sample
 # workload's prompts (about 60 to 80 tokens).
@@ -37,6 +41,7 @@ class Call:
     mode: str  # the attention mode it runs in
     prompt_tokens: int
     count: int  # how many such calls one question makes
+    escalation: bool = False  # made only where the first answer is NONE, and only where it fits the model
 
     @property
     def positions(self) -> int:
@@ -61,12 +66,42 @@ def estimated_chunks(document_tokens: Sequence[int], chunk_tokens: int, chunk_ov
     return chunks
 
 
-def call_plan(strategy: str, document_tokens: Sequence[int], chunks: Sequence[int]) -> list[Call]:
-    """The calls one question makes in `strategy` over documents of these token counts, split into these chunks."""
+def retrieved(ranked_tokens: Sequence[int], count: int, budget: int) -> int:
+    """How many of the best-ranked chunks (their token counts, best first) a retrieval question gets: `count` when it
+    is above 0, else the most from the top whose tokens fit `budget`, and one at least."""
+    if count > 0:
+        return min(count, len(ranked_tokens))
+    total = taken = 0
+    for tokens in ranked_tokens:
+        if taken and total + tokens > budget:
+            break
+        total, taken = total + tokens, taken + 1
+    return taken
+
+
+def call_plan(
+    strategy: str,
+    document_tokens: Sequence[int],
+    chunks: Sequence[int],
+    retrieval_chunks: int = DEFAULTS["retrieval_chunks"],
+    retrieval_tokens: int = DEFAULTS["retrieval_tokens"],
+) -> list[Call]:
+    """The calls one question makes in `strategy` over documents of these token counts, split into these chunks.
+
+    A retrieval call is planned over the longest chunks the settings let a question get: which chunks a search
+    picks depends on the question, and the longest make the call that must fit."""
     mode = full_mode(strategy)
     if mode is not None:
         prompt = sum(document_tokens) + HEADER_TOKENS * len(document_tokens) + PROMPT_TOKENS
         return [Call(mode, prompt, 1)]
+    if strategy in ("retrieval", "routed"):
+        longest = sorted(chunks, reverse=True)
+        taken = longest[:retrieved(longest, retrieval_chunks, retrieval_tokens)]
+        search = Call("dense", sum(taken) + HEADER_TOKENS * len(taken) + PROMPT_TOKENS, 1)
+        if strategy == "retrieval":
+            return [search]
+        full = call_plan("full_index_share", document_tokens, chunks)[0]
+        return [search, Call(full.mode, full.prompt_tokens, 1, escalation=True)]
     if strategy != "chunked":
         raise ValueError(f"no call plan for strategy {strategy!r}")
     # Chunks of one length make one entry: a projection to 1M tokens has thousands of equal chunks.
@@ -80,5 +115,6 @@ def calls(plan: Sequence[Call]) -> int:
 
 
 def positions_needed(plan: Sequence[Call]) -> int:
-    """The positions the plan's longest call needs: a strategy whose plan needs more than the model holds refuses."""
-    return max((call.positions for call in plan), default=0)
+    """The positions the plan's longest call needs: a strategy whose plan needs more than the model holds refuses.
+    An escalation does not count: without it the strategy still answers."""
+    return max((call.positions for call in plan if not call.escalation), default=0)

@@ -145,6 +145,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         strategies=run_settings.check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
         chunk_tokens=args.chunk_tokens,
         chunk_overlap=args.chunk_overlap,
+        # check_values: each within run_settings.LIMITS, as the web's form and API check them.
+        **{k: v for k, v in run_settings.check_values({"retrieval_chunks": args.retrieval_chunks,
+                                                       "retrieval_tokens": args.retrieval_tokens}).items()
+           if k.startswith("retrieval_")},
         attention=attention_config(args, "index_share", run_settings.attention({})),
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
@@ -220,6 +224,14 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument(
         "--chunk-overlap", type=int, default=run_settings.DEFAULTS["chunk_overlap"],
         help="tokens repeated between neighbouring chunks, fewer than the chunk's",
+    )
+    cmp.add_argument(
+        "--retrieval-chunks", type=int, default=run_settings.DEFAULTS["retrieval_chunks"],
+        help="chunks a retrieval question gets; 0: as many as fit --retrieval-tokens",
+    )
+    cmp.add_argument(
+        "--retrieval-tokens", type=int, default=run_settings.DEFAULTS["retrieval_tokens"],
+        help="tokens of chunks a retrieval question gets when --retrieval-chunks is 0",
     )
     cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
     cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")

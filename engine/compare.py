@@ -15,6 +15,12 @@ documents' own cache in the cached strategies):
   chunked      map: for each probe, one call per chunk (chunk + question, dense
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
+  retrieval    BM25 over the same chunks (engine.retrieval), then one dense call with
+               the chunks the search picks, in document order, and the question.
+  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, told to answer
+               NONE when the chunks do not say; a NONE (engine.abstention) escalates
+               to the full_index_share call. Where the documents do not fit the model
+               it cannot escalate, keeps the retrieval answer and counts the refusal.
 
 The strategies run interleaved, probe by probe, and the strategy that goes first
 rotates (probe i starts with strategy i mod k): on a shared machine, load that
@@ -24,7 +30,9 @@ happened to run while it lasted. A strategy's calls for one probe stay together
 of every call as it ran.
 
 Cost per strategy: tokens, calls, measured seconds and peak memory, ledger FLOPs
-per call, and dollars at the prices passed in. The seconds priced are CUDA event
+per call, and dollars at the prices passed in. The retrieval strategies' seconds
+include their searches' CPU time and the index's building, also reported alone as
+`retrieval_seconds`. The seconds priced are CUDA event
 time on a GPU and, on a CPU, the computed time (process CPU time / threads; the
 wall time is kept beside it), which the machine's other load does not stretch.
 Each strategy's rate, seconds per ledger TFLOP, is kept per probe (all the calls
@@ -42,14 +50,14 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from engine import call_plan, decision, ledger, run_settings, stats
+from engine import call_plan, decision, ledger, retrieval, run_settings, stats
+from engine.abstention import NONE, says_none
 from engine.attention import AttentionConfig
 from engine.chunking import Chunk, split_documents
 from engine.documents import Document
@@ -62,9 +70,12 @@ from engine.model.loader import LoadedModel
 from engine.openmp import waits_passively
 from engine.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
 from engine.probes import Probe, is_correct, token_f1
-from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, check_chunk_tokens, full_mode
+from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode
 
-NONE = "NONE"
+RETRIEVAL_STRATEGIES = ("retrieval", "routed")
+CHUNK_STRATEGIES = ("chunked", *RETRIEVAL_STRATEGIES)
+# A strategy's attention mode as the report gives it; routed escalates to full_index_share's.
+MODES = {**FULL_MODES, "chunked": "dense", "retrieval": "dense", "routed": "dense+index_share"}
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +105,7 @@ class StrategyResult:
     tokens_out: int = 0
     calls: int = 0
     seconds: float = 0.0  # what is priced: CUDA event time, or on a CPU the computed seconds
-    seconds_cpu: float | None = None  # on a CPU: process CPU time / threads; None on CUDA
+    seconds_cpu: float | None = None  # on a CPU: the model calls' process CPU time / threads; None on CUDA
     wall_seconds: float = 0.0
     peak_memory_bytes: int = 0
     costs: ledger.Costs = field(default_factory=ledger.Costs)
@@ -104,6 +115,16 @@ class StrategyResult:
     index_overlap: float | None = None
     prefix_tokens: int | None = None  # cached strategies: the documents' tokens, prefilled once
     prefill_seconds: float = 0.0  # cached strategies: the priced seconds of that one-off prefill
+    retrieval_seconds: float | None = None  # retrieval and routed: building the index, then every search
+    escalated: int = 0  # routed: probes whose retrieval answer said NONE
+    escalation_refused: int = 0  # routed: of those, the ones the documents were too long to escalate
+
+    def add_search(self, cpu_seconds: float) -> None:
+        """Bill a search (or the index's building) on top of the model calls: one thread's CPU time, which is the
+        time it held the machine, wall time included (a search waits on nothing)."""
+        self.retrieval_seconds = (self.retrieval_seconds or 0.0) + cpu_seconds
+        self.seconds += cpu_seconds
+        self.wall_seconds += cpu_seconds
 
     @property
     def correct(self) -> list[bool]:
@@ -161,6 +182,8 @@ class Workload:
     attention: AttentionConfig = field(default_factory=lambda: run_settings.attention({}))
     prices: Prices = field(default_factory=lambda: Prices(2.0, 0.15, 0.60))
     gate_points: float = run_settings.DEFAULTS["gate_points"]
+    retrieval_chunks: int = run_settings.DEFAULTS["retrieval_chunks"]  # 0: as many as fit retrieval_tokens
+    retrieval_tokens: int = run_settings.DEFAULTS["retrieval_tokens"]
     diagnostics: bool = True  # top-1 agreement and index overlap: extra, unbilled passes
 
 
@@ -173,17 +196,20 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     shape = ledger.from_hf_config(lm.config, lm.name)
     chunks = (
         split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
-        if "chunked" in strategies
+        if set(CHUNK_STRATEGIES) & set(strategies)
         else []
     )
-    if chunks:
+    if "chunked" in strategies:
         _check_chunked_fits(lm, chunks, work.probes)
+    index = _index(lm, work, chunks) if set(RETRIEVAL_STRATEGIES) & set(strategies) else None
     full_prompts = [_full_prompt(lm, work.documents, p.question) for p in work.probes]
     too_long = max(map(len, full_prompts)) + ANSWER_TOKENS > lm.max_positions
     # The same call plan the planning projects with, from the real chunks (prompt lengths aside, only counts matter).
+    # Routed's escalations count as if every probe made one, so progress may end short of the plan.
     chunk_tokens = [c.n_tokens for c in chunks]
-    planned = sum(len(work.probes) * call_plan.calls(call_plan.call_plan(s, [], chunk_tokens))
-                  for s in strategies if s == "chunked" or not too_long)
+    planned = sum(len(work.probes) * sum(c.count for c in call_plan.call_plan(s, [], chunk_tokens)
+                                         if not (too_long and (c.escalation or full_mode(s) is not None)))
+                  for s in strategies)
     planned += 0 if too_long else sum(s in CACHED_MODES for s in strategies)  # each cache's one-off prefill
     if lm.device.type == "cpu" and not waits_passively():
         log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
@@ -194,9 +220,12 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         f"{lm.max_positions}; full-context strategies refuse rather than truncate"
     ) if too_long else None
     results = {
-        name: StrategyResult(name, full_mode(name) or "dense", refused=None if name == "chunked" else refusal)
+        name: StrategyResult(name, MODES.get(name) or full_mode(name),
+                             refused=refusal if full_mode(name) is not None else None)
         for name in strategies
     }
+    for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
+        results[name].add_search(index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
     caller = _Caller(lm, shape, _ticker(progress, planned))
     prefixes = _prefill_cached(caller, work, full_prompts, running)
@@ -207,6 +236,8 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
                 _answer_chunked(caller, work, chunks, probe, out)
             elif out.name in prefixes:
                 _answer_cached(caller, probe, prefixes[out.name], full_prompts[i], out)
+            elif out.name in RETRIEVAL_STRATEGIES:
+                _answer_retrieval(caller, work, index, probe, None if too_long else full_prompts[i], out)
             else:
                 _answer_full(caller, work, probe, full_prompts[i], out)
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
@@ -235,6 +266,21 @@ def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[P
                 f"chunked: with {len(chunks)} chunks, a call may need {need} positions and {lm.name} has "
                 f"{lm.max_positions}; use larger chunks or a shorter question"
             )
+
+
+def _index(lm: LoadedModel, work: Workload, chunks: list[Chunk]) -> retrieval.Index:
+    """The BM25 index over the chunks; refuses before running when a retrieval call would not fit the model."""
+    index = retrieval.Index(chunks)
+    for probe in work.probes:
+        found = index.search(probe.question, work.retrieval_chunks, work.retrieval_tokens).chunks
+        # The routed prompt is the longer one: it adds the instruction to answer NONE.
+        need = len(_retrieval_prompt(lm, found, probe.question, routed=True)) + ANSWER_TOKENS
+        if need > lm.max_positions:
+            raise EngineError(
+                f"retrieval: the {len(found)} chunks found for {probe.question[:60]!r} make a call of {need} "
+                f"positions and {lm.name} has {lm.max_positions}; retrieve fewer chunks or fewer tokens"
+            )
+    return index
 
 
 class _Caller:
@@ -298,21 +344,38 @@ def _answer_full(caller: _Caller, work: Workload, probe: Probe, ids: list[int], 
     out.answers.append(_judged(probe, answer))
 
 
+def _answer_retrieval(caller: _Caller, work: Workload, index: retrieval.Index, probe: Probe,
+                      full_prompt: list[int] | None, out: StrategyResult) -> None:
+    """One call over the chunks a search finds; routed escalates a NONE to the full_index_share call (full_prompt),
+    or, where the documents do not fit (full_prompt None), keeps the NONE and counts the refusal."""
+    routed = out.name == "routed"
+    search = index.search(probe.question, work.retrieval_chunks, work.retrieval_tokens)
+    out.add_search(search.cpu_seconds)
+    ids = _retrieval_prompt(caller.lm, search.chunks, probe.question, routed)
+    answer = caller(out, work.attention.replace(mode="dense"), ids, f"search for {probe.question[:50]}")
+    escalated = routed and says_none(answer)
+    if escalated:
+        out.escalated += 1
+        if full_prompt is None:
+            out.escalation_refused += 1
+        else:
+            answer = caller(out, work.attention.replace(mode="index_share"), full_prompt, probe.question[:60])
+    found = retrieval.retrieved_source(probe, search.chunks)
+    out.answers.append({
+        **_judged(probe, answer), "retrieved": [{"document": c.document, "part": c.index + 1} for c in search.chunks],
+        "retrieved_source": found, **({"escalated": escalated} if routed else {}),
+    })
+
+
 def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe: Probe, out: StrategyResult) -> None:
     cfg, lm = work.attention.replace(mode="dense"), caller.lm
     found = []
     for chunk in chunks:
-        what = f"{chunk.document} part {chunk.index + 1}"
-        answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), what).strip()
-        if answer and not _says_none(answer):
+        answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), _header(chunk)).strip()
+        if answer and not says_none(answer):
             found.append(answer)
     final = caller(out, cfg, _reduce_prompt(lm, probe.question, found), f"reduce for {probe.question[:50]}")
     out.answers.append({**_judged(probe, final), "chunk_answers": found})
-
-
-def _says_none(answer: str) -> bool:
-    """The chunk's answer opens with the word NONE (any case): it found nothing."""
-    return re.match(rf"\W*{NONE}\b", answer, re.IGNORECASE) is not None
 
 
 def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
@@ -353,6 +416,10 @@ def _chat(lm: LoadedModel, content: str) -> list[int]:
     return encode_prompt(lm, content, system=SYSTEM)
 
 
+def _header(chunk: Chunk) -> str:
+    return f"=== {chunk.document} (part {chunk.index + 1}) ==="
+
+
 def _documents_text(documents: Sequence[Document]) -> str:
     return "\n\n".join(f"=== {d.name} ===\n{d.text.strip()}" for d in documents)
 
@@ -367,14 +434,28 @@ def _full_prompt(lm: LoadedModel, documents: Sequence[Document], question: str) 
     return _chat(lm, f"{_documents_text(documents)}\n\nQuestion: {question}")
 
 
+def _retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
+    """The chunks found, in document order under their headers, then the question; routed adds NONE_INSTRUCTION."""
+    found = "\n\n".join(f"{_header(c)}\n{c.text.strip()}" for c in chunks)
+    return _chat(lm, f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else ""))
+
+
+# Self-Route's instruction, and the chunked map step's: routed escalates on its NONE, chunked leaves it out.
+NONE_INSTRUCTION = f"If the text does not say, answer {NONE}."
+# The map step's wording ("say" in benchmarks/chunk_prompt.py): on the sample with SmolLM2, chunks without the
+# answer said NONE 25 times in 54 with it, 6 with the wording before ("If this text does not contain the answer,
+# reply NONE."), and chunks with the answer answered 1 in 6 with either. A subject guard ("Answer only about what
+# the question asks ...") answered 2 in 6 but said NONE only 16 times in 54.
+CHUNK_INSTRUCTION = "Question: {question}\n" + NONE_INSTRUCTION
+
+
 def _chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:
-    return _chat(lm, (
-        f"=== {chunk.document} (part {chunk.index + 1}) ===\n{chunk.text.strip()}\n\nQuestion: {question}\n"
-        f"If this text does not contain the answer, reply {NONE}."
-    ))
+    return _chat(lm, f"{_header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}")
 
 
 def _reduce_prompt(lm: LoadedModel, question: str, answers: list[str]) -> list[int]:
+    # Listing each answer under its chunk's header, and asking for the one that answers, was measured too
+    # (benchmarks/chunk_prompt.py, "headers"): 0 of 5 right on the sample against 1 of 5 with this wording.
     listed = "\n".join(f"- {a}" for a in answers) or f"- {NONE}"
     return _chat(lm, (
         f"Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
@@ -431,6 +512,7 @@ def _report(
                 "top1_agreement": r.top1_agreement, "index_overlap": r.index_overlap,
             },
             "probes": r.answers,
+            **_retrieval_report(r),
         }
     return {
         "model": lm.name, "device": device, "max_positions": lm.max_positions,
@@ -438,6 +520,7 @@ def _report(
         "documents": [{"name": d.name, "tokens": len(lm.tokenizer(d.text)["input_ids"])} for d in work.documents],
         "chunks": len(chunks),
         "settings": {"chunk_tokens": work.chunk_tokens, "chunk_overlap": work.chunk_overlap,
+                     "retrieval_chunks": work.retrieval_chunks, "retrieval_tokens": work.retrieval_tokens,
                      "gate_points": work.gate_points, "attention": asdict(work.attention),
                      "answer_tokens": ANSWER_TOKENS},
         "prices": asdict(work.prices),
@@ -453,6 +536,18 @@ def _split_cost(r: StrategyResult) -> dict:
         return {}
     return {"prefix_tokens": r.prefix_tokens, "prefill_seconds": r.prefill_seconds,
             "per_question_seconds": r.per_question_seconds}
+
+
+def _retrieval_report(r: StrategyResult) -> dict:
+    """Retrieval's own figures: its seconds and recall; routed's escalations as a count and a share."""
+    if r.name not in RETRIEVAL_STRATEGIES:
+        return {}
+    found = {"retrieval_seconds": r.retrieval_seconds,
+             "retrieval_recall": retrieval.recall([a["retrieved_source"] for a in r.answers])}
+    if r.name == "routed":
+        found |= {"escalated": r.escalated, "escalated_share": r.escalated / len(r.answers),
+                  "escalation_refused": r.escalation_refused}
+    return found
 
 
 def _decision(strategies: dict, results: dict[str, StrategyResult], work: Workload, basis: str) -> decision.Decision:

@@ -5,6 +5,9 @@ comparison all read them from here.
   full_<mode>  every document and the question in one call, with the engine's attention in that mode.
   full_<mode>_cached  the same calls, continuing from the documents' keys and values, prefilled once per run.
   chunked      map-reduce: every chunk is asked, then one more call reduces the chunks' answers.
+  retrieval    BM25 over the same chunks; one call with the best of them and the question.
+  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, and where it answers NONE, the
+               full_index_share call over every document.
 
 Why these defaults. The default model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
 thousand tokens, so the sparse budget must be well below that to be a sparse regime at all: window 256, top-k
@@ -13,6 +16,9 @@ window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse 
 is the regime the Index Share article describes (an indexer as costly as attention's own scores, DeepSeek's
 lightning indexer), and it finds more than the pooled one. Groups of 4 layers are the article's. Chunks of 512
 tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
+Retrieval gives a question as many of its best chunks as fit 1,536 tokens (three default chunks): the call stays
+under a fifth of the default model's 8,192 positions, and a second and third chunk are there when the best-scored
+one is a near-miss (a chunk that shares the question's words but not its answer).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ FULL_MODES = {
 }
 # The documents' KV cache computed once per run, each question continuing from it (engine.prefix).
 CACHED_MODES = {f"{strategy}_cached": mode for strategy, mode in FULL_MODES.items()}
-STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked")
+STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked", "retrieval", "routed")
 DEFAULT_STRATEGIES = ("chunked", "full_index_share", "full_naive_sparse", "full_dense")
 # Identifiers stay in the API and JSON; pages, mails and the PDF show these.
 NAMES = {
@@ -42,6 +48,8 @@ NAMES = {
     "full_dense_cached": "Whole documents, cached (dense)",
     "full_sliding_window_cached": "Whole documents, cached (sliding window)",
     "chunked": "Chunked",
+    "retrieval": "Search the chunks",
+    "routed": "Search, then whole documents if needed",
 }
 # The most tokens any answer may take: probes have short answers (a number, a name, a file name).
 ANSWER_TOKENS = 24
@@ -50,6 +58,8 @@ ANSWER_TOKENS = 24
 DEFAULTS = {
     "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "exact",
     "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0,
+    # Chunks a retrieval question gets: retrieval_chunks when above 0, else as many as fit retrieval_tokens.
+    "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
 INDEXERS = ("pooled", "exact")
 # Bounds that catch typos; the engine checks the rest against the model (chunk room, block size).
@@ -57,6 +67,8 @@ LIMITS = {
     **{name: ATTENTION_LIMITS[name] for name in ("group_size", "topk", "global_blocks")},
     "window": (64, ATTENTION_LIMITS["window"][1]),  # a run's blocks are 64 tokens, and the window covers one at least
     "chunk_tokens": (16, 1 << 20), "chunk_overlap": (0, 1 << 19), "gate_points": (0, 100),
+    # 0 means "fill retrieval_tokens"; the engine refuses a retrieval call that would not fit the model.
+    "retrieval_chunks": (0, 1 << 16), "retrieval_tokens": (16, 1 << 20),
 }
 MIN_CHUNK_ROOM = 256  # positions a chunk call leaves for the system message, the question and the answer
 

@@ -27,6 +27,11 @@ def comparison_table(report: dict) -> str:
             notes.append(f"top-1 vs dense {q['top1_agreement']:.2f}")
         if q["index_overlap"] is not None:
             notes.append(f"index overlap {q['index_overlap']:.2f}")
+        if s.get("retrieval_recall") is not None:
+            notes.append(f"source retrieved {s['retrieval_recall']:.0%}")
+        if "escalated" in s:
+            notes.append(f"escalated {s['escalated']} ({s['escalated_share']:.0%}), "
+                         f"{s['escalation_refused']} of them refused")
         lines.append(
             f"{name:20} {s['calls']:>5} {s['tokens_in']:>9,} {s['seconds']:>8.1f} {s['wall_seconds']:>8.1f} "
             f"{s['flops']['total'] / 1e12:>6.2f} "

@@ -51,6 +51,15 @@ def test_it_rejects_an_unknown_strategy(capsys, files):
     assert code == 2 and "unknown strategy 'full_magic'" in err
 
 
+@pytest.mark.parametrize("flag,value,message", [
+    ("--retrieval-chunks", "-1", "retrieval chunks must be a number from 0 to"),
+    ("--retrieval-tokens", "8", "retrieval tokens must be a number from 16 to"),
+])
+def test_it_rejects_retrieval_settings_out_of_range(capsys, files, flag, value, message):
+    code, err = _compare(capsys, files, flag, value)
+    assert code == 2 and message in err
+
+
 @pytest.mark.model
 def test_it_rejects_a_chunk_larger_than_the_models_positions(capsys, files):
     code, err = _compare(capsys, files, "--chunk-tokens", "100000")

@@ -1,0 +1,164 @@
+"""Does a chunk without the answer say NONE? The chunked strategy's map prompt, in a few wordings, on the sample.
+
+Usage: .venv/bin/python benchmarks/chunk_prompt.py [--chunk-tokens 256] [--chunk-overlap 32]
+
+Loads the default model and splits the sample workload (samples/workload) into chunks. Every retrieval probe (a
+single fact; cross-reference and multi-hop answers cannot stand in one chunk) asks every chunk, in each wording
+of WORDINGS, with dense attention and greedy decoding, as engine.compare's map step does. A chunk holds the
+answer when its text holds the expected answer (engine.probes.is_correct). For each wording it reports:
+
+  none_right    the share of chunks WITHOUT the answer whose answer says NONE (engine.abstention.says_none);
+  answer_right  the share of chunks WITH the answer whose answer is right (and not NONE).
+
+The best wording is the one with the highest sum of the two shares (the first listed on a tie). Then the reduce
+step, with the best wording's map answers: each REDUCES wording gets the
+chunk answers that are not NONE and gives the final answer; reported as right answers out of the probes.
+
+Chunks of 256 tokens by default, not the comparison's 512: the sample's four documents are about 500 tokens each,
+so 512-token chunks are the documents whole and give 15 chunk-probe pairs without the answer, 256 give 55.
+
+Writes benchmarks/chunk_prompt.json and prints Markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
+
+from engine.openmp import wait_passively  # noqa: E402
+
+wait_passively()  # before torch loads, as `python -m engine` and the worker do
+
+import torch  # noqa: E402
+
+from engine import compare as cmp  # noqa: E402
+from engine.abstention import says_none  # noqa: E402
+from engine.attention import AttentionConfig  # noqa: E402
+from engine.chunking import split_documents  # noqa: E402
+from engine.documents import read_documents  # noqa: E402
+from engine.generate import encode_prompt, generate  # noqa: E402
+from engine.model.loader import load_model  # noqa: E402
+from engine.probes import is_correct, load_probes  # noqa: E402
+from engine.run_settings import ANSWER_TOKENS  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SAMPLE = HERE.parent / "samples" / "workload"
+DENSE = AttentionConfig(mode="dense")
+
+# The pieces the wordings combine: a system message for one part of the documents, and a subject guard.
+PART_SYSTEM = ("You answer a question from one part of the user's documents, in a few words, quoting it exactly. "
+               "When that part does not give the answer, you answer NONE.")
+SAY = "Question: {question}\nIf the text does not say, answer NONE."
+GUARD = ("Question: {question}\nAnswer only about what the question asks: a figure the text gives for anything "
+         "else is not the answer. If the text does not say, answer NONE.")
+# (system message, what follows the chunk): {question} is the probe's question. "before" was the engine's until
+# issue 22.
+WORDINGS = {
+    "before": (cmp.SYSTEM, "Question: {question}\nIf this text does not contain the answer, reply NONE."),
+    "say": (cmp.SYSTEM, SAY),
+    "guard": (cmp.SYSTEM, GUARD),
+    "system": (PART_SYSTEM, SAY),
+    "system+guard": (PART_SYSTEM, GUARD),
+}
+REDUCES = {
+    "before": "Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
+              "Reply with the single best answer, in the exact words given.",
+    "headers": "Question: {question}\nAnswers found in different parts of the documents, each after its part:\n"
+               "{listed}\nWhich one answers the question? Reply with it in the exact words given, or NONE if "
+               "none does.",
+}
+
+
+def ask(lm, system: str, text: str) -> str:
+    return generate(lm, encode_prompt(lm, text, system=system), DENSE, ANSWER_TOKENS).text.strip()
+
+
+def header(chunk) -> str:
+    return f"=== {chunk.document} (part {chunk.index + 1}) ==="
+
+
+def map_answers(lm, chunks, probes, system: str, instruction: str) -> list[dict]:
+    rows = []
+    for probe in probes:
+        for chunk in chunks:
+            answer = ask(lm, system, f"{header(chunk)}\n{chunk.text.strip()}\n\n"
+                                     + instruction.format(question=probe.question))
+            rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk),
+                         "has_answer": is_correct(chunk.text, probe.answer), "answer": answer,
+                         "none": says_none(answer),
+                         "right": is_correct(answer, probe.answer) and not says_none(answer)})
+    return rows
+
+
+def shares(rows: list[dict]) -> dict:
+    without = [r for r in rows if not r["has_answer"]]
+    with_ = [r for r in rows if r["has_answer"]]
+    return {"none_right": sum(r["none"] for r in without), "without": len(without),
+            "answer_right": sum(r["right"] for r in with_), "with": len(with_)}
+
+
+def score(s: dict) -> float:
+    return s["none_right"] / max(s["without"], 1) + s["answer_right"] / max(s["with"], 1)
+
+
+def reduce_answers(lm, probes, rows: list[dict], template: str, with_headers: bool) -> list[dict]:
+    out = []
+    for probe in probes:
+        found = [r for r in rows if r["question"] == probe.question and not r["none"] and r["answer"]]
+        listed = "\n".join(f"- {r['chunk']} {r['answer']}" if with_headers else f"- {r['answer']}" for r in found)
+        answer = ask(lm, cmp.SYSTEM, template.format(question=probe.question, listed=listed or "- NONE"))
+        out.append({"question": probe.question, "expected": probe.answer, "answers_in": len(found),
+                    "answer": answer, "right": is_correct(answer, probe.answer)})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chunk-tokens", type=int, default=256)
+    parser.add_argument("--chunk-overlap", type=int, default=32)
+    args = parser.parse_args()
+    lm = load_model()
+    chunks = split_documents(read_documents(sorted(SAMPLE.glob("*.txt"))), lm.tokenizer, args.chunk_tokens,
+                             args.chunk_overlap)
+    probes = [p for p in load_probes(SAMPLE / "probes.jsonl") if p.kind == "retrieval"]
+    start = time.perf_counter()
+    maps = {}
+    for name, (system, instruction) in WORDINGS.items():
+        maps[name] = map_answers(lm, chunks, probes, system, instruction)
+        print(f"{name}: {shares(maps[name])} ({time.perf_counter() - start:.0f} s)", flush=True)
+    best = max(WORDINGS, key=lambda name: score(shares(maps[name])))
+    reduces = {name: reduce_answers(lm, probes, maps[best], template, with_headers=name == "headers")
+               for name, template in REDUCES.items()}
+    out = {
+        "date": date.today().isoformat(), "device": f"cpu ({torch.get_num_threads()} threads)",
+        "cpu_count": os.cpu_count(), "model": lm.name, "torch": torch.__version__,
+        "chunk_tokens": args.chunk_tokens, "chunk_overlap": args.chunk_overlap, "chunks": len(chunks),
+        "probes": len(probes), "best": best, "seconds": time.perf_counter() - start,
+        "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
+                     for name, (s, i) in WORDINGS.items()},
+        "reduces": {name: {"template": REDUCES[name], "right": sum(r["right"] for r in rows), "probes": len(rows),
+                           "rows": rows} for name, rows in reduces.items()},
+    }
+    (HERE / "chunk_prompt.json").write_text(json.dumps(out, indent=2) + "\n")
+    print(f"\n{lm.name}, {len(probes)} retrieval probes x {len(chunks)} chunks of {args.chunk_tokens} tokens, "
+          f"{out['device']}, {out['date']}; best '{best}'\n")
+    print("| wording | NONE on chunks without the answer | right on chunks with it |")
+    print("|---|---:|---:|")
+    for name in WORDINGS:
+        s = shares(maps[name])
+        print(f"| {name} | {s['none_right']}/{s['without']} | {s['answer_right']}/{s['with']} |")
+    print("\n| reduce | right answers |")
+    print("|---|---:|")
+    for name, r in out["reduces"].items():
+        print(f"| {name} | {r['right']}/{r['probes']} |")
+
+
+if __name__ == "__main__":
+    main()
