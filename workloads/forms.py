@@ -165,6 +165,12 @@ class RunForm(forms.Form):
     indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
     chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
+    # Optional, unlike the settings before them: left out (by a page or script from before they existed), a run
+    # takes the defaults.
+    retrieval_chunks = _number("retrieval_chunks", required=False,
+                               help_text="chunks a retrieval question gets (0: as many as fit the retrieval tokens)")
+    retrieval_tokens = _number("retrieval_tokens", required=False,
+                               help_text="tokens of chunks a retrieval question gets at most")
     gate_points = _number("gate_points", forms.FloatField,
                           help_text="a strategy more than this many accuracy points below the best is gated")
     # Hidden until a start is refused because every full-context strategy chosen would refuse (ask_to_confirm).

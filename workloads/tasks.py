@@ -163,8 +163,10 @@ def _compare(run: ComparisonRun) -> dict:
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
     work = Workload(
         documents=[EngineDocument(d.name, d.text) for d in documents],
-        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None) for p in workload.probes.all()],
+        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
+                for p in workload.probes.all()],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
+        retrieval_chunks=run.retrieval_chunks, retrieval_tokens=run.retrieval_tokens,
         attention=run.attention_config(),
         prices=Prices(float(gpu.per_hour), *api_rates),
         gate_points=run.gate_points,

@@ -207,6 +207,9 @@ class RunIn(Input):
         None, description=f"how the indexer scores blocks; default {DEFAULTS['indexer']}")
     chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
     chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
+    retrieval_chunks: int | None = _limit("retrieval_chunks", int,
+                                          "chunks a retrieval question gets; 0: as many as fit retrieval_tokens")
+    retrieval_tokens: int | None = _limit("retrieval_tokens", int, "tokens of chunks a retrieval question gets")
     gate_points: float | None = _limit("gate_points", float,
                                        "accuracy points below the best that mark a strategy as gated")
     confirm_refusals: bool = Field(False, description="start even when every full-context strategy chosen would "
@@ -222,6 +225,8 @@ class RunSettingsOut(Schema):
     indexer: str
     chunk_tokens: int
     chunk_overlap: int
+    retrieval_chunks: int
+    retrieval_tokens: int
     gate_points: float = Field(description="accuracy points below the best that mark a strategy as gated")
 
 

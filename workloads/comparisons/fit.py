@@ -116,7 +116,7 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
     chunks = estimated_chunks(tokens, settled["chunk_tokens"], settled["chunk_overlap"])
     rows = []
     for strategy in STRATEGIES:
-        plan = call_plan(strategy, tokens, chunks)
+        plan = call_plan(strategy, tokens, chunks, settled["retrieval_chunks"], settled["retrieval_tokens"])
         positions = positions_needed(plan)
         fits = positions <= shape.max_positions
         work = probes * sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,

@@ -44,6 +44,10 @@ class ComparisonRun(Job):
     chunk_tokens = models.PositiveIntegerField(default=DEFAULTS["chunk_tokens"])
     chunk_overlap = models.PositiveIntegerField(default=DEFAULTS["chunk_overlap"])
     gate_points = models.FloatField(default=DEFAULTS["gate_points"])
+    retrieval_chunks = models.PositiveIntegerField(default=DEFAULTS["retrieval_chunks"],
+                                                   help_text="chunks a retrieval question gets; 0: as many as fit "
+                                                             "retrieval_tokens")
+    retrieval_tokens = models.PositiveIntegerField(default=DEFAULTS["retrieval_tokens"])
     units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
 
     # When it belongs: the schedule period its queue date falls in (in the organisation's time zone),

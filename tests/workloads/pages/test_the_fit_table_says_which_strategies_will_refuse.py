@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from engine.run_settings import STRATEGIES
+from engine.run_settings import STRATEGIES, full_mode
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
@@ -29,7 +29,7 @@ def test_it_says_every_full_context_strategy_will_refuse_documents_past_the_posi
                                                                                       page):
     text = html(alice_client.get(reverse(page, args=[too_long.pk])))
 
-    assert fit_rows(text) == {s: "fits" if s == "chunked" else "refuses" for s in STRATEGIES}
+    assert fit_rows(text) == {s: "refuses" if full_mode(s) else "fits" for s in STRATEGIES}
     assert f"{MODEL} holds 8,192 positions; the 2 documents hold 24,146 tokens" in text
     # Both documents, a "=== name ===" line each, the question and template, and the answer.
     assert "about 24,274" in text and _needed("full_dense", [9_597, 14_549]) == 24_274
