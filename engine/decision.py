@@ -105,11 +105,12 @@ def decide(options: Sequence[Option], view: View = View()) -> Decision:
 
 
 def _counterpart(ran: list[Option], chosen: Option) -> Option | None:
-    """What the recommendation is set against: chunking, the way most businesses start; else the most
-    accurate other strategy."""
-    chunked = next((o for o in ran if o.strategy == "chunked"), None)
-    if chunked is not None and chunked is not chosen:
-        return chunked
+    """What the recommendation is set against: searching the chunks, the way most businesses start, else asking
+    every chunk; else the most accurate other strategy."""
+    for usual in ("retrieval", "chunked"):
+        found = next((o for o in ran if o.strategy == usual), None)
+        if found is not None and found is not chosen:
+            return found
     others = [o for o in ran if o is not chosen]
     return max(others, key=lambda o: (o.correct, -(o.cost or 0)), default=None)
 

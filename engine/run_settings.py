@@ -36,7 +36,10 @@ FULL_MODES = {
 # The documents' KV cache computed once per run, each question continuing from it (engine.prefix).
 CACHED_MODES = {f"{strategy}_cached": mode for strategy, mode in FULL_MODES.items()}
 STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked", "retrieval", "routed")
-DEFAULT_STRATEGIES = ("chunked", "full_index_share", "full_naive_sparse", "full_dense")
+# What businesses choose between (Li et al., EMNLP 2024): search the chunks, Self-Route, whole documents with and
+# without the cached prefix; with map-reduce, and naive sparse and dense attention as Index Share's baselines.
+DEFAULT_STRATEGIES = ("retrieval", "routed", "chunked", "full_index_share", "full_index_share_cached",
+                      "full_naive_sparse", "full_dense")
 # Identifiers stay in the API and JSON; pages, mails and the PDF show these.
 NAMES = {
     "full_index_share": "Full context with Index Share",

@@ -25,7 +25,6 @@ from workloads.models import ComparisonRun, Workload
 from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text
 
-CHUNKED = "chunked"
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class StrategyFit:
 
     @property
     def full_context(self) -> bool:
-        return self.strategy != CHUNKED
+        return run_settings.full_mode(self.strategy) is not None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.run_settings import STRATEGIES
+from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES
 
 from workloads.models import ComparisonRun, Document, Probe
 
@@ -38,7 +38,7 @@ def test_it_uses_the_default_strategies_and_settings_when_none_are_given(as_alic
 
     assert response.status_code == 202
     run = ComparisonRun.objects.get()
-    assert run.strategies == ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
+    assert run.strategies == list(DEFAULT_STRATEGIES)
     assert (run.group_size, run.window, run.topk) == (4, 256, 256)
 
 

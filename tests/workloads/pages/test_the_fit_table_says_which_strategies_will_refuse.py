@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from engine.run_settings import STRATEGIES, full_mode
+from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES, full_mode
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
@@ -33,7 +33,8 @@ def test_it_says_every_full_context_strategy_will_refuse_documents_past_the_posi
     assert f"{MODEL} holds 8,192 positions; the 2 documents hold 24,146 tokens" in text
     # Both documents, a "=== name ===" line each, the question and template, and the answer.
     assert "about 24,274" in text and _needed("full_dense", [9_597, 14_549]) == 24_274
-    assert ("Every full-context strategy chosen (full_index_share, full_naive_sparse, full_dense) would refuse: the "
+    chosen = ", ".join(s for s in STRATEGIES if s in DEFAULT_STRATEGIES and full_mode(s))
+    assert (f"Every full-context strategy chosen ({chosen}) would refuse: the "
             f"documents need about 24,274 positions and {MODEL} holds 8,192") in text
 
 

@@ -33,7 +33,8 @@ class Command(BaseCommand):
         parser.add_argument("--user", default="demo")
         parser.add_argument("--password", default="demo-password")
         parser.add_argument("--strategies",
-                            default="chunked,full_index_share,full_naive_sparse,full_dense,full_sliding_window")
+                            default="retrieval,routed,chunked,full_index_share,full_index_share_cached,"
+                                    "full_naive_sparse,full_dense,full_sliding_window")
 
     def handle(self, *args, user, password, strategies, **options):
         model = next(iter(settings.COSTPLANNER_MODELS))

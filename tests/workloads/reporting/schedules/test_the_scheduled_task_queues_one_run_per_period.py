@@ -4,6 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.run_settings import DEFAULT_STRATEGIES
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ApiPrice, ComparisonRun, Probe, ScheduleEvent, Workload
 from workloads.reporting import scheduling
@@ -43,7 +44,7 @@ def test_it_queues_a_scheduled_run_with_the_saved_settings(ready, django_capture
 def test_with_no_saved_settings_it_runs_the_default_strategies(workload, document, probe, prices,
                                                                django_capture_on_commit_callbacks):
     fire(workload, django_capture_on_commit_callbacks)
-    assert ComparisonRun.objects.get().strategies == ["chunked", "full_index_share", "full_naive_sparse", "full_dense"]
+    assert ComparisonRun.objects.get().strategies == list(DEFAULT_STRATEGIES)
 
 
 def test_firing_twice_in_a_period_makes_one_run(ready, django_capture_on_commit_callbacks):
