@@ -87,13 +87,15 @@ def decide(options: Sequence[Option], view: View = View()) -> Decision:
     priced = [o for o in candidates if o.cost is not None]
     if not priced:
         best = max(candidates, key=lambda o: o.correct)
-        return Decision(best.strategy, f"Use {_name(best)}: it answers {_percent(best)} of your questions; no "
-                                       "cost was measured to set against the others.", refusals)
+        return Decision(best.strategy, f"Recommended: {run_settings.name(best.strategy)}, which answers "
+                                       f"{_percent(best)} of your questions; no cost was measured to set against the "
+                                       "others.", refusals)
     cheapest = min(priced, key=lambda o: o.cost)
     tied = [o for o in priced if stats.same_within_measurement(_range(o), _range(cheapest))]
     chosen = max(tied, key=lambda o: (o.correct, -o.cost))
     other = _counterpart(ran, chosen)
-    sentence = f"Use {_name(chosen)}: {_figures(chosen, view)}."
+    # "Recommended: <name>," rather than "Use <name>:": the plain names ("ask every chunk") are labels, not nouns.
+    sentence = f"Recommended: {run_settings.name(chosen.strategy)}, {_figures(chosen, view)}."
     if other is not None:
         same = other.cost is not None and stats.same_within_measurement(_range(other), _range(chosen))
         cost = f"costs the same within measurement ({view.money(other.cost)})" if same else _costs(other, view)

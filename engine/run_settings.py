@@ -42,15 +42,15 @@ DEFAULT_STRATEGIES = ("retrieval", "routed", "chunked", "full_index_share", "ful
                       "full_naive_sparse", "full_dense")
 # Identifiers stay in the API and JSON; pages, mails and the PDF show these.
 NAMES = {
-    "full_index_share": "Full context with Index Share",
-    "full_naive_sparse": "Full context with naive sparse attention",
-    "full_dense": "Full context with dense attention",
-    "full_sliding_window": "Full context with a sliding window",
+    "full_index_share": "Whole documents (Index Share)",
+    "full_naive_sparse": "Whole documents (naive sparse)",
+    "full_dense": "Whole documents (dense)",
+    "full_sliding_window": "Whole documents (sliding window)",
     "full_index_share_cached": "Whole documents, cached (Index Share)",
-    "full_naive_sparse_cached": "Whole documents, cached (naive sparse attention)",
+    "full_naive_sparse_cached": "Whole documents, cached (naive sparse)",
     "full_dense_cached": "Whole documents, cached (dense)",
     "full_sliding_window_cached": "Whole documents, cached (sliding window)",
-    "chunked": "Chunked",
+    "chunked": "Ask every chunk",
     "retrieval": "Search the chunks",
     "routed": "Search, then whole documents if needed",
 }

@@ -166,8 +166,8 @@ def _answer(up_to: int | None, costs: dict, view: str, api: dict | None, api_nam
     the API's (tokens at its prices), which can disagree: an API bills tokens, whatever the attention."""
     full, chunked = costs.get("full_index_share"), costs.get("chunked")
     if full is None or chunked is None:
-        device = (f"{view[:1].upper()}{view[1:]}: no comparison of full context with Index Share against chunking, as the "
-                  "run measured only one of them.")
+        device = (f"{view[:1].upper()}{view[1:]}: no comparison of whole documents (Index Share) against asking "
+                  "every chunk, as the run measured only one of them.")
     else:
         device = f"{view[:1].upper()}{view[1:]}: {_crossing(up_to, full, chunked)}"
     if api is None:
@@ -183,10 +183,10 @@ def _up_to(costs: dict) -> int | None:
 def _crossing(up_to: int | None, full: list[float], chunked: list[float]) -> str:
     ratios = [f / c if c else math.inf for f, c in zip(full, chunked, strict=True)]
     if up_to is None:
-        return (f"full context with Index Share costs more than chunking at every length from 32K to 1M tokens "
-                f"({ratios[0]:.2g}× chunking at 32K).")
+        return (f"whole documents (Index Share) cost more than asking every chunk at every length from 32K to 1M "
+                f"tokens ({ratios[0]:.2g}× asking every chunk at 32K).")
     if up_to == LENGTHS[-1]:
-        return (f"full context with Index Share costs no more than chunking at every length from 32K to 1M tokens "
-                f"({ratios[-1]:.2g}× chunking at 1M).")
-    return (f"full context with Index Share costs no more than chunking up to {up_to // 1024}K tokens of documents "
-            "per question; past that, chunking is cheaper.")
+        return (f"whole documents (Index Share) cost no more than asking every chunk at every length from 32K to 1M "
+                f"tokens ({ratios[-1]:.2g}× asking every chunk at 1M).")
+    return (f"whole documents (Index Share) cost no more than asking every chunk up to {up_to // 1024}K tokens of "
+            "documents per question; past that, asking every chunk is cheaper.")

@@ -17,8 +17,8 @@ VIEW = View(unit="contract", money=lambda v: f"${v:.2f}", basis="device dollars 
 def test_it_recommends_the_cheapest_strategy_inside_the_gate_and_sets_it_against_chunking():
     d = decide([option("chunked", 3.0, 5), option("full_index_share", 1.0, 5), option("full_dense", 2.0, 5)], VIEW)
     assert d.recommended == "full_index_share"
-    assert d.sentence == ("Use full context with Index Share: $1.00 per contract, answers 56% (±27) of your "
-                          "questions. Chunked costs $3.00 and answers 56% (±27).")
+    assert d.sentence == ("Recommended: Whole documents (Index Share), $1.00 per contract, answers 56% (±27) of your "
+                          "questions. Ask every chunk costs $3.00 and answers 56% (±27).")
 
 
 def test_a_gated_strategy_is_never_recommended_however_cheap():
@@ -39,7 +39,7 @@ def test_costs_inside_each_others_spread_are_a_tie_won_by_the_more_accurate():
     d = decide([option("chunked", 1.0, 4, spread=(0.8, 1.5)),
                 option("full_dense", 1.2, 5, spread=(0.9, 1.3))], VIEW)
     assert d.recommended == "full_dense"
-    assert "Chunked costs the same within measurement ($1.00)" in d.sentence
+    assert "Ask every chunk costs the same within measurement ($1.00)" in d.sentence
     assert any(r.startswith("Noise: ") and "cost the same within measurement" in r for r in d.reasons)
 
 
@@ -47,7 +47,7 @@ def test_costs_apart_beyond_their_spread_are_not_a_tie():
     d = decide([option("chunked", 1.0, 4, spread=(0.9, 1.1)),
                 option("full_dense", 2.0, 5, spread=(0.9, 1.1))], VIEW)
     assert d.recommended == "chunked"
-    assert "Full context with dense attention costs $2.00" in d.sentence
+    assert "Whole documents (dense) costs $2.00" in d.sentence
 
 
 def test_a_run_of_one_strategy_recommends_nothing_and_says_there_is_nothing_to_compare():
@@ -67,6 +67,6 @@ def test_refusals_and_both_views_are_labelled_reasons():
     d = decide([option("chunked", 3.0, 5, api=0.5), option("full_dense", 1.0, 5, api=0.2),
                 Option("full_index_share", refused="the workload needs 9,000 positions")], view)
     assert "Device view: costs per contract in device dollars." in d.reasons
-    assert any(r.startswith("API view (ExampleAI small): full context with dense attention would bill $0.20")
+    assert any(r.startswith("API view (ExampleAI small): whole documents (dense) would bill $0.20")
                for r in d.reasons)
-    assert "Refused: full context with Index Share (the workload needs 9,000 positions)." in d.reasons
+    assert "Refused: whole documents (Index Share) (the workload needs 9,000 positions)." in d.reasons

@@ -26,8 +26,8 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
     chosen = recommendation(run)
     assert f'<p class="sentence">{escape(chosen.sentence)}</p>' in page
     assert all(f"<li>{escape(reason)}</li>" in page for reason in chosen.reasons)
-    assert monthly(run).startswith("At about 40 contracts a month, on your device: full context with Index Share $0.01 "
-                                   "and chunked $0.005 a month")
+    assert monthly(run).startswith("At about 40 contracts a month, on your device: whole documents (Index Share) $0.01 "
+                                   "and ask every chunk $0.005 a month")
     assert escape(monthly(run)) in page
     assert "4 contracts of work" in page
 

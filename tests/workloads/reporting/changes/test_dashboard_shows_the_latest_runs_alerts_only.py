@@ -27,8 +27,8 @@ def test_it_shows_only_the_alerts_of_each_workloads_latest_succeeded_run(alice_c
                    f"Supplier contracts, run {latest.pk} (2027-Q1)</a>")
     other_link = (f'<a href="{reverse("run_detail", args=[other_latest.pk])}">'
                   f"Support tickets, run {other_latest.pk} (2026-Q4)</a>")
-    assert f"{latest_link}: Chunked&#x27;s accuracy fell 50 points since 2026-Q4" in page
-    assert f"{other_link}: Full context with dense attention fell out of the quality gate in 2026-Q4" in page
+    assert f"{latest_link}: Ask every chunk&#x27;s accuracy fell 50 points since 2026-Q4" in page
+    assert f"{other_link}: Whole documents (dense) fell out of the quality gate in 2026-Q4" in page
     assert page.index(latest_link) < page.index(other_link)  # newest first
     assert page.count('<li class="alert">') == 2
 

@@ -22,7 +22,7 @@ def test_cost_up_fires_past_the_cost_threshold(workload, probe, prices, seconds,
     if fires:
         alert = now.alerts.get()
         assert alert.previous_run == before
-        assert alert.message == ("Chunked costs 25.1% more than in 2026-Q3: $0.001 → $0.00125 for the workload, "
+        assert alert.message == ("Ask every chunk costs 25.1% more than in 2026-Q3: $0.001 → $0.00125 for the workload, "
                                  "$0.00025 → $0.000313 per contract.")
 
 
@@ -33,7 +33,7 @@ def test_accuracy_down_fires_past_the_points_threshold(workload, probe, prices, 
 
     assert _alerts(now) == ([(Alert.Kind.ACCURACY_DOWN, "full_index_share")] if fires else [])
     if fires:
-        assert now.alerts.get().message == ("Full context with Index Share's accuracy fell 6 points since 2026-Q3: "
+        assert now.alerts.get().message == ("Whole documents (Index Share)'s accuracy fell 6 points since 2026-Q3: "
                                             "90% → 84% of probes answered correctly.")
 
 
@@ -73,9 +73,9 @@ def test_gate_alert_messages_name_the_figures_and_periods(workload, probe, price
                  full_dense={"seconds": 72, "accuracy": 0.95})
 
     assert {a.kind: a.message for a in now.alerts.all()} == {
-        Alert.Kind.NOW_GATED: "Chunked fell out of the quality gate in 2026-Q4: it answered 88% of probes correctly, "
+        Alert.Kind.NOW_GATED: "Ask every chunk fell out of the quality gate in 2026-Q4: it answered 88% of probes correctly, "
                               "more than 5 points below the best, after 90% in 2026-Q3.",
-        Alert.Kind.NO_LONGER_GATED: "Full context with dense attention is back inside the quality gate in 2026-Q4: "
+        Alert.Kind.NO_LONGER_GATED: "Whole documents (dense) is back inside the quality gate in 2026-Q4: "
                                     "it answered 95% of probes correctly, after 70% in 2026-Q3.",
     }
 

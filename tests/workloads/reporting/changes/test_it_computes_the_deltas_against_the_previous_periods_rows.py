@@ -147,4 +147,4 @@ def test_a_rise_from_zero_dollars_has_no_percentage_but_raises_an_alert(workload
     assert cost["delta"] == pytest.approx(0.001)
     alert, = now.alerts.all()
     assert alert.kind == "cost_up" and alert.message.startswith(
-        "Chunked costs more than in 2026-Q3, when it cost nothing: $0 → $0.001 for the workload")
+        "Ask every chunk costs more than in 2026-Q3, when it cost nothing: $0 → $0.001 for the workload")

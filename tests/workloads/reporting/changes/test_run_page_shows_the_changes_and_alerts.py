@@ -17,15 +17,15 @@ def test_it_shows_each_strategy_then_and_now_with_the_alerts(alice_client, workl
     page = html(alice_client.get(reverse("run_detail", args=[now.pk])))
 
     assert f'Since 2026-Q3 (<a href="{reverse("run_detail", args=[before.pk])}">run {before.pk}</a>)' in page
-    assert ('<th scope="row">Full context with Index Share</th> '
+    assert ('<th scope="row">Whole documents (Index Share)</th> '
             '<td class="num">$0.001 → $0.0015</td> <td class="num">+$0.0005 (+50.0%)</td> '
             '<td class="num">$0.00025 → $0.0003</td> <td class="num">+$0.00005 (+20.0%)</td> '
             '<td class="num">100% → 0%</td> <td class="num">-100.0 points</td> <td>in → in</td>') in page
-    assert ('<th scope="row">Chunked</th> <td class="num">$0.0005 → $0.0005</td> <td class="num">$0 (+0.0%)</td> '
+    assert ('<th scope="row">Ask every chunk</th> <td class="num">$0.0005 → $0.0005</td> <td class="num">$0 (+0.0%)</td> '
             '<td class="num">$0.000125 → $0.0001</td> <td class="num">-$0.000025 (-20.0%)</td> '
             '<td class="num">0% → 0%</td> <td class="num">+0.0 points</td> <td>out → out</td>') in page
-    assert "Full context with a sliding window" not in page  # refused in both
-    assert ('<li class="alert">Full context with Index Share costs 50% more than in 2026-Q3: $0.001 → $0.0015 for '
+    assert "Whole documents (sliding window)" not in page  # refused in both
+    assert ('<li class="alert">Whole documents (Index Share) costs 50% more than in 2026-Q3: $0.001 → $0.0015 for '
             'the workload, $0.00025 → $0.0003 per contract.</li>') in page
     assert page.count('<li class="alert">') == 2  # cost up, accuracy down
 

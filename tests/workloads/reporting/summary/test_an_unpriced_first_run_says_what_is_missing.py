@@ -15,7 +15,7 @@ def test_the_pdf_says_there_is_no_price_and_no_earlier_period(workload, probe):
     text = pdf_text(pdf)
     assert pages >= 1
     assert decision(run) in text
-    assert decision(run).startswith("Use full context with Index Share: 9 s per contract, ")  # seconds, not dollars
+    assert decision(run).startswith("Recommended: Whole documents (Index Share), 9 s per contract, ")  # seconds, not dollars
     assert any(r.startswith("Device view: ") and "as the run has no dollar figures" in r
                for r in recommendation(run).reasons)
     assert "There is no succeeded run from an earlier period to compare with" in text

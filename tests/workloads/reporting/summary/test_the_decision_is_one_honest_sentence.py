@@ -21,8 +21,8 @@ def test_it_recommends_the_cheaper_strategy_inside_the_gate_and_sets_it_against_
                                      "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
 
     # 27 s and 36 s on a $3.50/h H200, over the run's 4 contracts; one probe each, right: 100% (Wilson ±40).
-    assert decision(run) == ("Use full context with Index Share: $0.00656 per contract, answers 100% (±40) of your "
-                             "questions. Chunked costs $0.00875 and answers 100% (±40).")
+    assert decision(run) == ("Recommended: Whole documents (Index Share), $0.00656 per contract, answers 100% (±40) of your "
+                             "questions. Ask every chunk costs $0.00875 and answers 100% (±40).")
 
 
 def test_a_gated_strategy_is_not_recommended_even_when_cheaper(workload, probe, prices):
@@ -31,7 +31,7 @@ def test_a_gated_strategy_is_not_recommended_even_when_cheaper(workload, probe, 
     chosen = recommendation(run)
 
     assert chosen.recommended == "full_index_share"
-    assert any(r.startswith("Quality gate: chunked is gated: 100 points below") for r in chosen.reasons)
+    assert any(r.startswith("Quality gate: ask every chunk is gated: 100 points below") for r in chosen.reasons)
 
 
 def test_runs_from_before_the_three_way_gate_fall_back_to_their_gated_flag(workload, probe, prices):
@@ -51,7 +51,7 @@ def test_costs_inside_their_measured_spread_are_a_tie_won_by_the_more_accurate(w
     chosen = recommendation(run)
 
     assert chosen.recommended == "full_index_share"
-    assert "Chunked costs the same within measurement ($0.00875)" in chosen.sentence
+    assert "Ask every chunk costs the same within measurement ($0.00875)" in chosen.sentence
 
 
 def test_it_speaks_in_the_workloads_own_unit(acme, probe, prices):
@@ -63,7 +63,7 @@ def test_it_speaks_in_the_workloads_own_unit(acme, probe, prices):
         run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 72.0, True),
                                          "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
 
-        assert decision(run).startswith(f"Use chunked: $0.00875 per {unit}, ")
+        assert decision(run).startswith(f"Recommended: Ask every chunk, $0.00875 per {unit}, ")
 
 
 def test_an_unpriced_run_compares_device_seconds_and_says_so_in_its_reasons(workload, probe):
@@ -71,7 +71,7 @@ def test_an_unpriced_run_compares_device_seconds_and_says_so_in_its_reasons(work
 
     chosen = recommendation(run)
 
-    assert chosen.sentence.startswith("Use full context with Index Share: 11.2 s per contract, ")
+    assert chosen.sentence.startswith("Recommended: Whole documents (Index Share), 11.2 s per contract, ")
     device_view = next(r for r in chosen.reasons if r.startswith("Device view: "))
     assert "as the run has no dollar figures" in device_view and run.pricing_error in device_view
 
@@ -81,7 +81,7 @@ def test_refused_strategies_are_named_among_the_reasons(workload, probe, prices)
                                      "full_dense": _ran(probe, "dense", 72.0, True),
                                      "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
 
-    assert f"Refused: full context with Index Share ({REFUSED})." in recommendation(run).reasons
+    assert f"Refused: whole documents (Index Share) ({REFUSED})." in recommendation(run).reasons
 
 
 def test_a_run_of_one_measured_strategy_recommends_nothing(workload, probe, prices):
@@ -91,7 +91,7 @@ def test_a_run_of_one_measured_strategy_recommends_nothing(workload, probe, pric
     chosen = recommendation(run)
 
     assert chosen.recommended is None
-    assert chosen.sentence.startswith("Only chunked ran: $0.00875 per contract, answers 100% (±40) of your questions.")
+    assert chosen.sentence.startswith("Only ask every chunk ran: $0.00875 per contract, answers 100% (±40) of your questions.")
 
 
 def test_the_api_view_is_a_labelled_reason(workload, probe, prices):
@@ -106,8 +106,8 @@ def test_a_month_at_the_expected_volume_is_priced_for_the_recommendation_and_its
     run = make_run(workload, standard_report(probe, DEVICE, index_share_seconds=36.0))
 
     # 36 s and 18 s on a $3.50/h H200 for 4 contracts, times the 40 contracts a month the workload expects.
-    assert monthly(run).startswith("At about 40 contracts a month, on your device: full context with Index Share "
-                                   "$0.35 and chunked $0.175 a month; through the API: ")
+    assert monthly(run).startswith("At about 40 contracts a month, on your device: whole documents (Index Share) "
+                                   "$0.35 and ask every chunk $0.175 a month; through the API: ")
 
 
 def test_no_month_without_an_expected_volume_or_prices(workload, probe, prices):

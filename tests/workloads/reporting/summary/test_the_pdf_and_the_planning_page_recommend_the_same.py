@@ -14,13 +14,12 @@ from workloads.reporting.summary.render import render_summary
 def test_the_pdf_and_the_planning_page_name_the_same_strategy_at_the_workloads_size(alice_client, this_quarter):
     chosen = recommendation(this_quarter)
     named = run_settings.name(chosen.recommended)
-    named = named[:1].lower() + named[1:]
 
     pdf, _ = render_summary(this_quarter)
     page_one = _page_text(pdf, 0)
     planning = html(alice_client.get(reverse("planning", args=[this_quarter.workload.pk])))
 
-    assert f"Use {named}:" in chosen.sentence
+    assert chosen.sentence.startswith(f"Recommended: {named}, ")
     assert chosen.sentence in page_one
     assert f'<p class="sentence">{escape(chosen.sentence)}</p>' in planning
     for page in ("run_detail", "dashboard"):

@@ -15,7 +15,7 @@ from workloads.reporting.summary.recommendation import recommendation
 from workloads.reporting.summary.render import render_summary
 
 METHOD_HEADINGS = ["How the numbers were measured", "The baseline: chunking", "Full context, dense",
-                   "Full context, naive sparse", "Full context, sliding window", "Full context with Index Share",
+                   "Full context, naive sparse", "Full context, sliding window", "Whole documents (Index Share)",
                    "Cost", "Accuracy and the quality gate", "Changes since the previous period",
                    "Projection against context length"]
 CHART_TITLES = ["Cost per contract against accuracy, with their uncertainty", "Device cost per contract: 2027-Q1 against the period before",
@@ -56,22 +56,22 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     text = pdf_text(pdf)
     # Page one is the whole summary: the title, the recommendation and its reasons, a short table, one chart.
     chosen = recommendation(run)
-    assert chosen.sentence.startswith("Use full context with Index Share: $0.00875 per contract, answers 100% (±40)")
+    assert chosen.sentence.startswith("Recommended: Whole documents (Index Share), $0.00875 per contract, answers 100% (±40)")
     page_one = _page_text(pdf, 0)
     assert page_one.index("Supplier contracts: does full context pay off?") < page_one.index(chosen.sentence)
     assert all(reason in page_one for reason in chosen.reasons)
-    assert "At about 40 contracts a month, on your device: full context with Index Share $0.35" in page_one
-    assert "Chunked $0.00438 $0.0000515 0% (0%–79.3%) of 1 quality-gated" in page_one
+    assert "At about 40 contracts a month, on your device: whole documents (Index Share) $0.35" in page_one
+    assert "Ask every chunk $0.00438 $0.0000515 0% (0%–79.3%) of 1 quality-gated" in page_one
     assert "Cost per contract against accuracy, with their uncertainty" in page_one
     assert "Appendix" not in page_one and "Appendix" in _page_text(pdf, 1)
     # What changed since last quarter: the alert, and this quarter's cost against last quarter's.
-    assert "Full context with Index Share costs 20% more than in 2026-Q4" in text
+    assert "Whole documents (Index Share) costs 20% more than in 2026-Q4" in text
     assert "Cost in 2027-Q1 against 2026-Q4" in text
     assert "Documents: 1 changed (msa.txt); 1,200 → 1,234 tokens." in text
     assert "$0.035 $0.0292 +20.0% $0.00875 $0.00729 +20.0%" in text  # workload cost, then per contract
-    assert "Full context with a sliding window was refused: longer than the model's 8192 positions" in text
+    assert "Whole documents (sliding window) was refused: longer than the model's 8192 positions" in text
     # Accuracy with the gate.
-    assert "Chunked 0% 1 0% +0.0 gated: more than 5 points below the best" in text
+    assert "Ask every chunk 0% 1 0% +0.0 gated: more than 5 points below the best" in text
     # The price book entries used, with their dates and sources.
     for source in (prices["h200"].source, prices["api"].source):
         assert source in text
