@@ -21,7 +21,8 @@ def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
     return workload, get_object_or_404(workload.probes, pk=probe_pk)
 
 
-def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done: str) -> HttpResponse:
+def _save_probe(request: HttpRequest, workload: Workload, probe: Probe, done: str) -> HttpResponse:
+    form = ProbeForm(posted(request), instance=probe)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, done)
@@ -34,16 +35,13 @@ def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done:
 def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
-    form = ProbeForm(posted(request), instance=probe)
-    return _save_probe(request, workload, form, "Added the probe.")
+    return _save_probe(request, workload, probe, "Added the probe.")
 
 
 @login_required
 @form_page
 def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
-    workload, probe = _probe_for(request.user, pk, probe_pk)
-    form = ProbeForm(posted(request), instance=probe)
-    return _save_probe(request, workload, form, "Saved the probe.")
+    return _save_probe(request, *_probe_for(request.user, pk, probe_pk), "Saved the probe.")
 
 
 @login_required
