@@ -15,7 +15,7 @@ from engine.attention.selection import block_index
 from tests.engine.kernels.conftest import (
     DEVICE,
     TOLERANCE,
-    changed_inputs,
+    assert_sparse_attention_rejects,
     needs_gpu,
     oracle_attention,
     poisoned,
@@ -114,17 +114,8 @@ class TestTritonBackend(SparseDecodeContract):
         ],
     )
     def test_it_rejects_inputs_it_cannot_attend(self, decode, change, message):
-        args = dict(
-            q=torch.randn(1, 4, 1, 32),
-            k=torch.randn(1, 2, 64, 32),
-            v=torch.randn(1, 2, 64, 32),
-            index=torch.zeros(1, 2, 1, 3, dtype=torch.int64),
-            block_size=16,
-            out=None,
-        )
-        args = changed_inputs(args, change)
-        with pytest.raises(ValueError, match=message):
-            decode(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
+        index = torch.zeros(1, 2, 1, 3, dtype=torch.int64)
+        assert_sparse_attention_rejects(decode, dict(q=torch.randn(1, 4, 1, 32), index=index), change, message)
 
     @needs_gpu
     @pytest.mark.parametrize("hq, hkv", [(32, 8), (28, 4)])
