@@ -20,6 +20,7 @@ from tests.engine.kernels.conftest import (
     oracle_attention,
     poisoned,
     random_block_index,
+    rejected_by_both_sparse_attentions,
     relative_error,
 )
 
@@ -108,9 +109,7 @@ class TestTritonBackend(SparseDecodeContract):
             (dict(index=torch.zeros(1, 2, 2, 3, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 1, 1, 3, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 2, 1, 3)), "int32 or int64"),
-            (dict(block_size=8), "block size"),
-            (dict(q=torch.randn(1, 4, 1, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
-            (dict(out=torch.empty(1, 4, 1, 16)), "out must be"),
+            *rejected_by_both_sparse_attentions(q_len=1),
         ],
     )
     def test_it_rejects_inputs_it_cannot_attend(self, decode, change, message):

@@ -16,6 +16,7 @@ from tests.engine.kernels.conftest import (
     oracle_attention,
     poisoned,
     random_block_index,
+    rejected_by_both_sparse_attentions,
     relative_error,
 )
 
@@ -94,12 +95,10 @@ class TestTritonBackend(SparsePrefillContract):
         "change, message",
         [
             (dict(k=torch.randn(1, 3, 64, 32), v=torch.randn(1, 3, 64, 32)), "head groups"),
-            (dict(block_size=8), "block size"),
             (dict(index=torch.zeros(1, 2, 3, 2, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 2, 4, 2)), "int32 or int64"),
             (dict(q=torch.randn(1, 4, 65, 32)), "last of the keys"),
-            (dict(q=torch.randn(1, 4, 64, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
-            (dict(out=torch.empty(1, 4, 64, 16)), "out must be"),
+            *rejected_by_both_sparse_attentions(q_len=64),
         ],
     )
     def test_it_rejects_inputs_it_cannot_attend(self, attention, change, message):
