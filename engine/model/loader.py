@@ -26,7 +26,13 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, Pretra
 from engine.errors import EngineError
 from engine.model import hf_attention
 from engine.model.cache import cache_dir
-from engine.model.metadata import DEFAULT_MODEL_DIR, INSTALL_HINT, SUPPORTED_MODEL_TYPES, ModelMetadata
+from engine.model.metadata import (
+    DEFAULT_MODEL_DIR,
+    INSTALL_HINT,
+    SUPPORTED_MODEL_TYPES,
+    ModelMetadata,
+    checked_model_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -157,15 +163,9 @@ def _locate(path: str | os.PathLike | None) -> tuple[Path, str | None, str]:
     path = path or os.environ.get("ENGINE_MODEL") or None
     if path is None:
         return provision_default_model(), None, DEFAULT_MODEL_NAME
-    path = Path(path)
-    if not path.exists():
-        raise EngineError(f"model path {path} does not exist; {INSTALL_HINT}")
+    path = checked_model_path(path)
     if path.is_file():
-        if path.suffix.lower() != ".gguf":
-            raise EngineError(f"{path} is a file but not a .gguf model; name a Hugging Face folder or a .gguf file")
         return path.parent, path.name, path.stem
-    if not (path / "config.json").is_file():
-        raise EngineError(f"{path} has no config.json: not a Hugging Face model folder")
     return path, None, path.name
 
 

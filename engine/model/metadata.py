@@ -89,16 +89,22 @@ def read_metadata(path: str | os.PathLike | None = None) -> ModelMetadata:
         if not (folder / "config.json").is_file():
             raise EngineError(f"the default model is not provisioned in {folder}; {INSTALL_HINT}")
         return _from_json(folder / "config.json")
+    path = checked_model_path(path)
+    return _from_gguf(path) if path.is_file() else _from_json(path / "config.json")
+
+
+def checked_model_path(path: str | os.PathLike) -> Path:
+    """`path` as a Path, once it is a .gguf file or a Hugging Face folder with a config.json; EngineError
+    saying which it is not otherwise."""
     path = Path(path)
     if not path.exists():
         raise EngineError(f"model path {path} does not exist; {INSTALL_HINT}")
     if path.is_file():
         if path.suffix.lower() != ".gguf":
             raise EngineError(f"{path} is a file but not a .gguf model; name a Hugging Face folder or a .gguf file")
-        return _from_gguf(path)
-    if not (path / "config.json").is_file():
+    elif not (path / "config.json").is_file():
         raise EngineError(f"{path} has no config.json: not a Hugging Face model folder")
-    return _from_json(path / "config.json")
+    return path
 
 
 def _from_json(file: Path) -> ModelMetadata:

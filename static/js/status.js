@@ -1,9 +1,8 @@
 // Keeps a progress bar up to date while a run or an upload is being processed.
-// The element carrying data-status-url names a small JSON view; it is polled every 2 s,
-// and the page reloads once the work has finished, to show the results.
+// The element carrying data-status-url names a small JSON view, which poll.js polls;
+// the page reloads once the work has finished, to show the results.
 (function () {
   "use strict";
-  const INTERVAL_MS = 2000;
   const box = document.querySelector("[data-status-url]");
   if (!box) return;
   const bar = box.querySelector("progress");
@@ -11,6 +10,10 @@
   const message = box.querySelector("[data-status-message]");
 
   function show(status) {
+    if (status.finished) {
+      window.location.reload();
+      return true;
+    }
     if (status.progress_total) {
       bar.max = status.progress_total;
       bar.value = status.progress_done;
@@ -19,30 +22,10 @@
       bar.removeAttribute("value");  // indeterminate until the total is known
     }
     message.textContent = status.progress_message || status.status;
+    return false;
   }
 
-  async function poll() {
-    let response;
-    try {
-      response = await fetch(box.dataset.statusUrl, {headers: {Accept: "application/json"}, cache: "no-store"});
-    } catch (error) {  // the network dropped: try again at the next tick
-      window.setTimeout(poll, INTERVAL_MS);
-      return;
-    }
-    if (response.status >= 400 && response.status < 500) {  // logged out, or gone: polling cannot help
-      message.textContent = "Progress is no longer available: reload the page.";
-      return;
-    }
-    if (response.ok) {
-      const status = await response.json();
-      if (status.finished) {
-        window.location.reload();
-        return;
-      }
-      show(status);
-    }
-    window.setTimeout(poll, INTERVAL_MS);
-  }
-
-  window.setTimeout(poll, INTERVAL_MS);
+  window.pollStatus(box.dataset.statusUrl, show, function () {
+    message.textContent = "Progress is no longer available: reload the page.";
+  });
 })();

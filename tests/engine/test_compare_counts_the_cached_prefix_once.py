@@ -4,25 +4,18 @@ import pytest
 
 from engine import compare as cmp
 from engine import ledger
-from engine.documents import Document
 from engine.prefix import shared_prefix_length
-from engine.probes import Probe
+
+from .conftest import MEMO_DOCS, MEMO_PROBES
 
 pytestmark = pytest.mark.model
-
-DOCS = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 4)]
-PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
-    Probe("How much is the monthly fee?", "$4,500", "retrieval"),
-]
 
 
 def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
     strategies = ["full_dense", "full_dense_cached", "full_index_share_cached"]
-    work = cmp.Workload(DOCS, PROBES, strategies=strategies, diagnostics=False)
+    work = cmp.Workload(MEMO_DOCS, MEMO_PROBES, strategies=strategies, diagnostics=False)
     report = cmp.compare(smollm2, work)
-    prompts = [cmp._full_prompt(smollm2, DOCS, p.question) for p in PROBES]
+    prompts = [cmp._full_prompt(smollm2, MEMO_DOCS, p.question) for p in MEMO_PROBES]
     length = shared_prefix_length(prompts)
     uncached, cached = report["strategies"]["full_dense"], report["strategies"]["full_dense_cached"]
 
@@ -34,7 +27,7 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
     assert uncached["tokens_in"] == sum(map(len, prompts))
     for name in strategies[1:]:
         s = report["strategies"][name]
-        assert s["calls"] == len(PROBES) and s["prefix_tokens"] == length
+        assert s["calls"] == len(MEMO_PROBES) and s["prefix_tokens"] == length
         assert s["tokens_in"] == length + sum(len(p) - length for p in prompts)
         # Total FLOPs less the questions' own: the documents' prefill, exactly once.
         cfg = work.attention.replace(mode=s["mode"])
@@ -43,7 +36,7 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
                                                           length).total_flops)
         assert s["prefill_seconds"] > 0
         assert s["seconds"] == pytest.approx(s["prefill_seconds"] + sum(a["seconds"] for a in s["probes"]))
-        assert s["per_question_seconds"] == pytest.approx(sum(a["seconds"] for a in s["probes"]) / len(PROBES))
+        assert s["per_question_seconds"] == pytest.approx(sum(a["seconds"] for a in s["probes"]) / len(MEMO_PROBES))
         assert s["rate"]["min"] <= s["rate"]["median"] <= s["rate"]["max"]
     assert uncached["prefill_seconds"] == 0 and uncached["prefix_tokens"] is None
     assert [a["output"] for a in cached["probes"]] == [a["output"] for a in uncached["probes"]]

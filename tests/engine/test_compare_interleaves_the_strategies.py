@@ -4,32 +4,26 @@ import pytest
 
 from engine import compare as cmp
 from engine.chunking import split_documents
-from engine.documents import Document
-from engine.probes import Probe
+
+from .conftest import MEMO_DOCS, MEMO_PROBES
 
 pytestmark = pytest.mark.model
-
-DOCS = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 4)]
-PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
-    Probe("How much is the monthly fee?", "$4,500", "retrieval"),
-]
 
 
 def test_each_probe_starts_with_the_next_strategy_and_keeps_chunked_calls_together(smollm2):
     strategies = ["chunked", "full_dense", "full_sliding_window"]
-    work = cmp.Workload(DOCS, PROBES, strategies=strategies, chunk_tokens=48, chunk_overlap=0, diagnostics=False)
+    work = cmp.Workload(MEMO_DOCS, MEMO_PROBES, strategies=strategies, chunk_tokens=48, chunk_overlap=0,
+                        diagnostics=False)
     report = cmp.compare(smollm2, work)
-    per_probe = {"chunked": len(split_documents(DOCS, smollm2.tokenizer, 48, 0)) + 1,
+    per_probe = {"chunked": len(split_documents(MEMO_DOCS, smollm2.tokenizer, 48, 0)) + 1,
                  "full_dense": 1, "full_sliding_window": 1}
     assert per_probe["chunked"] > 2
     expected = []
-    for i in range(len(PROBES)):
+    for i in range(len(MEMO_PROBES)):
         for name in strategies[i:] + strategies[:i]:
             expected += [name] * per_probe[name]
     assert report["order"] == expected
     assert [report["strategies"][s]["calls"] for s in strategies] == [report["order"].count(s) for s in strategies]
     # Per-strategy results stay in probe order, whatever order the calls ran in.
     for name in strategies:
-        assert [a["question"] for a in report["strategies"][name]["probes"]] == [p.question for p in PROBES]
+        assert [a["question"] for a in report["strategies"][name]["probes"]] == [p.question for p in MEMO_PROBES]

@@ -1,16 +1,26 @@
 """Named actors for web-app tests: Alice (an admin), Bob (a member) and Vera (a viewer) share Acme; Charlie
 belongs to Globex and sees none of it."""
 
+import csv
 import datetime as dt
+import io
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
 from workloads.models import ApiPrice, Document, GpuPrice, Membership, Organisation, Probe, Role, Workload
+from workloads.reporting.data_exports import COLUMNS
 
 MODEL = "SmolLM2-135M-Instruct"
 PASSWORD = "correct horse battery staple"
+# A short agreement the real model reads in seconds, with a probe of each kind on it (ready_workload).
+CONTRACT = (
+    "Services agreement between Northwind Logistics and Contoso Freight.\n\n"
+    "The notice period is 90 days.\n\n"
+    "The governing law is the law of Ireland.\n\n"
+    "The account manager of Northwind Logistics is Dana Reyes.\n"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -78,6 +88,16 @@ def probe(workload):
 
 
 @pytest.fixture
+def ready_workload(workload, prices):
+    """The workload, priced, holding CONTRACT and two probes on it: ready for a real comparison."""
+    Document.objects.create(workload=workload, name="agreement.txt", text=CONTRACT, tokens=60, lines=7,
+                            size_bytes=len(CONTRACT))
+    Probe.objects.create(workload=workload, question="What is the notice period?", answer="90 days")
+    Probe.objects.create(workload=workload, question="What is the governing law?", answer="Ireland", kind="retrieval")
+    return workload
+
+
+@pytest.fixture
 def alice_client(client, alice):
     client.force_login(alice)
     return client
@@ -131,3 +151,12 @@ def too_long(workload):
         Document.objects.create(workload=workload, name=name, text="The notice period is 90 days.", tokens=tokens,
                                 lines=100, size_bytes=4 * tokens)
     return workload
+
+
+def csv_rows(response) -> list[dict]:
+    """The rows of a runs CSV download, after checking that it is one, with the export's columns."""
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    reader = csv.DictReader(io.StringIO(response.content.decode()))
+    assert reader.fieldnames == COLUMNS
+    return list(reader)

@@ -19,6 +19,15 @@ QUEUED, RUNNING, FAILED = "queued", "running", "failed"
 UNFINISHED_STATUSES = (QUEUED, RUNNING)
 
 
+class DoneStatus(models.TextChoices):
+    """The statuses of a job whose one good outcome is "done" (an upload, a PDF summary)."""
+
+    QUEUED = QUEUED
+    RUNNING = RUNNING
+    DONE = "done"
+    FAILED = FAILED
+
+
 def status_field(choices: type[models.TextChoices], **options) -> models.CharField:
     """A job table's status column: its own outcomes among `choices`, besides queued, running and failed."""
     assert {QUEUED, RUNNING, FAILED} <= set(choices.values), f"{choices} lacks a status every job has"

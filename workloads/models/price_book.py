@@ -35,9 +35,14 @@ class GpuPrice(PriceEntry):
                                                name="one_gpu_price_per_day")]
         ordering = ["device_class", "-effective_from"]
 
+    @property
+    def subject(self) -> str:
+        """What it prices: the device class."""
+        return self.device_class
+
     def __str__(self) -> str:
         # Dollars as every page shows them ("$0.10", not the column's "$0.1000"): messages and the dashboard use this.
-        return f"{self.device_class} at {dollars(self.per_hour)} an hour {self.since}"
+        return f"{self.subject} at {dollars(self.per_hour)} an hour {self.since}"
 
 
 class ApiPrice(PriceEntry):
@@ -61,6 +66,11 @@ class ApiPrice(PriceEntry):
         cached = "" if self.cached_input_per_mtok is None else f" / {dollars(self.cached_input_per_mtok)} cached"
         return f"{dollars(self.input_per_mtok)} in{cached} / {dollars(self.output_per_mtok)} out per M tokens"
 
+    @property
+    def subject(self) -> str:
+        """What it prices: the provider's model."""
+        return f"{self.provider} {self.model}"
+
     def __str__(self) -> str:
-        return (f"{self.provider} {self.model} at {dollars(self.input_per_mtok)} in and "
+        return (f"{self.subject} at {dollars(self.input_per_mtok)} in and "
                 f"{dollars(self.output_per_mtok)} out per million tokens {self.since}")

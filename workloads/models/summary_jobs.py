@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 
 from workloads.models.comparison_runs import ComparisonRun
-from workloads.models.jobs import Job, status_field
+from workloads.models.jobs import DoneStatus, Job, status_field
 
 
 class Summary(Job):
@@ -11,11 +11,7 @@ class Summary(Job):
     A run can be exported again (after a re-price, say); the newest finished one is the one served.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
+    Status = DoneStatus
 
     run = models.ForeignKey(ComparisonRun, on_delete=models.CASCADE, related_name="summaries")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

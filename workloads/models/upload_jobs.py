@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
 
-from workloads.models.jobs import Job, status_field
+from workloads.models.jobs import DoneStatus, Job, status_field
 from workloads.models.workloads import Document, Workload
 
 
@@ -12,11 +12,7 @@ NOTHING_KEPT = "nothing kept"
 class Upload(Job):
     """Files a user sent at once; a Celery task extracts them into Documents."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
+    Status = DoneStatus
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="uploads")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)

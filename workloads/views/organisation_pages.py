@@ -24,6 +24,7 @@ from workloads.models import Membership, Role
 from workloads.models.organisations import ROLE_DUTIES
 from workloads.organisations import access, members
 from workloads.views.methods import form_page
+from workloads.views.outcomes import refusal_shown
 
 
 def _page(request: HttpRequest, organisation, *, form=None, member_form=None, status: int = 200) -> HttpResponse:
@@ -93,11 +94,8 @@ def member_role(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Role: {form.errors['role'][0]}")
         return redirect("organisation_edit")
     role = Role(form.cleaned_data["role"])
-    try:
+    with refusal_shown(request):
         members.change_role(membership, role)
-    except ValidationError as exc:
-        messages.error(request, exc.messages[0])
-    else:
         messages.success(request, f"{membership.user.get_username()} is now {role.one}.")
     return redirect("organisation_edit")
 
@@ -126,9 +124,7 @@ def member_link(request: HttpRequest, pk: int) -> HttpResponse:
     Never for a member who has one: an admin could then sign in as them.
     """
     membership = _membership(request, pk)
-    try:
+    with refusal_shown(request):
         members.manageable(membership)
         messages.success(request, _link_sentence(membership.user))
-    except ValidationError as exc:
-        messages.error(request, exc.messages[0])
     return redirect("organisation_edit")

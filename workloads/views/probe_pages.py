@@ -13,6 +13,7 @@ from workloads.forms import ProbeForm, ProbeGenerationForm
 from workloads.models import Probe, Role, Workload
 from workloads.organisations import access
 from workloads.views.methods import form_page
+from workloads.views.outcomes import form_response, posted
 
 
 def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
@@ -20,13 +21,13 @@ def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:
     return workload, get_object_or_404(workload.probes, pk=probe_pk)
 
 
-def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done: str) -> HttpResponse:
+def _save_probe(request: HttpRequest, workload: Workload, probe: Probe, done: str) -> HttpResponse:
+    form = ProbeForm(posted(request), instance=probe)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, done)
         return redirect("workload_detail", pk=workload.pk)
-    return render(request, "workloads/probe_form.html", {"workload": workload, "form": form},
-                  status=400 if form.is_bound else 200)
+    return form_response(request, "workloads/probe_form.html", {"workload": workload, "form": form})
 
 
 @login_required
@@ -34,16 +35,13 @@ def _save_probe(request: HttpRequest, workload: Workload, form: ProbeForm, done:
 def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
-    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
-    return _save_probe(request, workload, form, "Added the probe.")
+    return _save_probe(request, workload, probe, "Added the probe.")
 
 
 @login_required
 @form_page
 def probe_edit(request: HttpRequest, pk: int, probe_pk: int) -> HttpResponse:
-    workload, probe = _probe_for(request.user, pk, probe_pk)
-    form = ProbeForm(request.POST if request.method == "POST" else None, instance=probe)
-    return _save_probe(request, workload, form, "Saved the probe.")
+    return _save_probe(request, *_probe_for(request.user, pk, probe_pk), "Saved the probe.")
 
 
 @login_required

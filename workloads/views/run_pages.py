@@ -22,6 +22,7 @@ from workloads.organisations import access
 from workloads.reporting import data_exports, page_charts, scheduling
 from workloads.reporting.summary.recommendation import monthly, recommendation
 from workloads.views.methods import form_page, read_only
+from workloads.views.outcomes import form_response, posted
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
 @form_page
 def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
-    form = RunForm(request.POST) if request.method == "POST" else RunForm()
+    form = RunForm(posted(request))
     if request.method == "POST" and form.is_valid():
         try:
             run = starting.start_run(workload, request.user, form.cleaned_data["strategies"],
@@ -60,9 +61,8 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Comparison queued: this page follows it while it runs.")
             return redirect("run_detail", pk=run.pk)
-    return render(request, "workloads/run_form.html",
-                  {"workload": workload, "form": form, "preflight": preflight_of(workload, form)},
-                  status=400 if form.is_bound else 200)
+    return form_response(request, "workloads/run_form.html",
+                         {"workload": workload, "form": form, "preflight": preflight_of(workload, form)})
 
 
 def preflight_of(workload, form: RunForm) -> fit.Preflight:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -14,20 +14,20 @@ from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting import scheduling
 from workloads.views.methods import form_page
+from workloads.views.outcomes import form_response, posted
 
 
 @login_required
 @form_page
 def schedule_edit(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
-    form = ScheduleForm(request.POST if request.method == "POST" else None, instance=workload)
+    form = ScheduleForm(posted(request), instance=workload)
     if request.method == "POST" and form.is_valid():
         # Only the form's columns: a run started meanwhile may have saved new run settings.
         form.save(commit=False).save(update_fields=ScheduleForm.Meta.fields)
         messages.success(request, "Saved the schedule.")
         return redirect("workload_detail", pk=workload.pk)
-    return render(request, "workloads/schedule_form.html", {"workload": workload, "form": form},
-                  status=400 if form.is_bound else 200)
+    return form_response(request, "workloads/schedule_form.html", {"workload": workload, "form": form})
 
 
 @login_required

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -16,6 +15,7 @@ from workloads.organisations import access
 from workloads.reporting.summary import pdf_exports
 from workloads.reporting.summary import mail
 from workloads.views.methods import read_only
+from workloads.views.outcomes import refusal_shown
 
 
 @login_required
@@ -23,11 +23,8 @@ from workloads.views.methods import read_only
 def summary_create(request: HttpRequest, pk: int) -> HttpResponse:
     # Viewers too: a PDF of a run is another way of reading it, as its CSV is, and managers are who read it.
     run = access.run_for(request.user, pk)
-    try:
+    with refusal_shown(request):
         pdf_exports.request_summary(run, request.user)
-    except ValidationError as exc:
-        messages.error(request, exc.messages[0])
-    else:
         messages.success(request, "PDF summary queued: the link appears on this page when it is ready.")
     return redirect("run_detail", pk=run.pk)
 
@@ -41,11 +38,8 @@ def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
     if summary is None:
         messages.error(request, "This run has no finished PDF summary to e-mail yet: export one first.")
         return redirect("run_detail", pk=run.pk)
-    try:
+    with refusal_shown(request):
         email = mail.request_email(summary, request.user)
-    except ValidationError as exc:
-        messages.error(request, exc.messages[0])
-    else:
         messages.success(request, f"E-mail queued to {', '.join(email.addresses)}.")
     return redirect("run_detail", pk=run.pk)
 

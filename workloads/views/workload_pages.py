@@ -17,6 +17,7 @@ from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting import page_charts
 from workloads.views.methods import form_page, read_only
+from workloads.views.outcomes import form_response, posted
 
 RECENT_UPLOADS = 5
 
@@ -32,14 +33,14 @@ def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, cont
         else:
             messages.success(request, f"Saved the workload {workload.name}.")
             return redirect("workload_detail", pk=workload.pk)
-    return render(request, template, {**context, "form": form}, status=400 if form.is_bound else 200)
+    return form_response(request, template, {**context, "form": form})
 
 
 @login_required
 @form_page
 def workload_create(request: HttpRequest) -> HttpResponse:
     organisation = access.organisation_of(request.user, Role.MEMBER)
-    form = WorkloadForm(request.POST if request.method == "POST" else None, organisation=organisation)
+    form = WorkloadForm(posted(request), organisation=organisation)
     return _save_workload(request, form, "workloads/workload_form.html", {"workload": None})
 
 
@@ -47,7 +48,7 @@ def workload_create(request: HttpRequest) -> HttpResponse:
 @form_page
 def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
-    form = WorkloadForm(request.POST if request.method == "POST" else None, instance=workload,
+    form = WorkloadForm(posted(request), instance=workload,
                         organisation=workload.organisation)
     return _save_workload(request, form, "workloads/workload_form.html", {"workload": workload})
 

@@ -35,6 +35,27 @@ def changed_inputs(defaults: dict, change: dict) -> dict:
     return {name: value.to(DEVICE) if torch.is_tensor(value) else value for name, value in merged.items()}
 
 
+def assert_sparse_attention_rejects(attend, inputs: dict, change: dict, message: str) -> None:
+    """`attend` (sparse prefill or decode) raises a ValueError matching `message` on valid inputs with `change` made.
+
+    inputs: the valid q and index for 4 query heads; k and v are 2 KV heads of 64 keys, D 32, in blocks of 16.
+    """
+    valid = dict(k=torch.randn(1, 2, 64, 32), v=torch.randn(1, 2, 64, 32), block_size=16, out=None, **inputs)
+    args = changed_inputs(valid, change)
+    with pytest.raises(ValueError, match=message):
+        attend(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
+
+
+def rejected_by_both_sparse_attentions(q_len: int) -> list[tuple[dict, str]]:
+    """Changes to assert_sparse_attention_rejects' valid inputs (q of q_len queries) that sparse prefill and decode
+    refuse alike: blocks too small for a dot product, a dtype no kernel takes, an out buffer of the wrong shape."""
+    return [
+        (dict(block_size=8), "block size"),
+        (dict(q=torch.randn(1, 4, q_len, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
+        (dict(out=torch.empty(1, 4, q_len, 16)), "out must be"),
+    ]
+
+
 def random_block_index(batch: int, kv_heads: int, q_blocks: torch.Tensor, slots: int, generator) -> torch.Tensor:
     """A valid random selection: [B, HKV, NQB, slots] ascending causal block ids, -1 padding last.
 

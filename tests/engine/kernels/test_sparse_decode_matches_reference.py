@@ -15,11 +15,12 @@ from engine.attention.selection import block_index
 from tests.engine.kernels.conftest import (
     DEVICE,
     TOLERANCE,
-    changed_inputs,
+    assert_sparse_attention_rejects,
     needs_gpu,
     oracle_attention,
     poisoned,
     random_block_index,
+    rejected_by_both_sparse_attentions,
     relative_error,
 )
 
@@ -108,23 +109,12 @@ class TestTritonBackend(SparseDecodeContract):
             (dict(index=torch.zeros(1, 2, 2, 3, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 1, 1, 3, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 2, 1, 3)), "int32 or int64"),
-            (dict(block_size=8), "block size"),
-            (dict(q=torch.randn(1, 4, 1, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
-            (dict(out=torch.empty(1, 4, 1, 16)), "out must be"),
+            *rejected_by_both_sparse_attentions(q_len=1),
         ],
     )
     def test_it_rejects_inputs_it_cannot_attend(self, decode, change, message):
-        args = dict(
-            q=torch.randn(1, 4, 1, 32),
-            k=torch.randn(1, 2, 64, 32),
-            v=torch.randn(1, 2, 64, 32),
-            index=torch.zeros(1, 2, 1, 3, dtype=torch.int64),
-            block_size=16,
-            out=None,
-        )
-        args = changed_inputs(args, change)
-        with pytest.raises(ValueError, match=message):
-            decode(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
+        index = torch.zeros(1, 2, 1, 3, dtype=torch.int64)
+        assert_sparse_attention_rejects(decode, dict(q=torch.randn(1, 4, 1, 32), index=index), change, message)
 
     @needs_gpu
     @pytest.mark.parametrize("hq, hkv", [(32, 8), (28, 4)])

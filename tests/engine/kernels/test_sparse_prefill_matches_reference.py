@@ -11,11 +11,12 @@ from engine.attention.selection import block_index
 from tests.engine.kernels.conftest import (
     DEVICE,
     TOLERANCE,
-    changed_inputs,
+    assert_sparse_attention_rejects,
     needs_gpu,
     oracle_attention,
     poisoned,
     random_block_index,
+    rejected_by_both_sparse_attentions,
     relative_error,
 )
 
@@ -94,26 +95,15 @@ class TestTritonBackend(SparsePrefillContract):
         "change, message",
         [
             (dict(k=torch.randn(1, 3, 64, 32), v=torch.randn(1, 3, 64, 32)), "head groups"),
-            (dict(block_size=8), "block size"),
             (dict(index=torch.zeros(1, 2, 3, 2, dtype=torch.int64)), "block index"),
             (dict(index=torch.zeros(1, 2, 4, 2)), "int32 or int64"),
             (dict(q=torch.randn(1, 4, 65, 32)), "last of the keys"),
-            (dict(q=torch.randn(1, 4, 64, 32, dtype=torch.float64)), "fp32, fp16, bf16"),
-            (dict(out=torch.empty(1, 4, 64, 16)), "out must be"),
+            *rejected_by_both_sparse_attentions(q_len=64),
         ],
     )
     def test_it_rejects_inputs_it_cannot_attend(self, attention, change, message):
-        args = dict(
-            q=torch.randn(1, 4, 64, 32),
-            k=torch.randn(1, 2, 64, 32),
-            v=torch.randn(1, 2, 64, 32),
-            index=torch.zeros(1, 2, 4, 2, dtype=torch.int64),
-            block_size=16,
-            out=None,
-        )
-        args = changed_inputs(args, change)
-        with pytest.raises(ValueError, match=message):
-            attention(args["q"], args["k"], args["v"], args["index"], 0.2, args["block_size"], out=args["out"])
+        index = torch.zeros(1, 2, 4, 2, dtype=torch.int64)
+        assert_sparse_attention_rejects(attention, dict(q=torch.randn(1, 4, 64, 32), index=index), change, message)
 
     @needs_gpu
     @pytest.mark.parametrize("hq, hkv, d", [(32, 8, 128), (28, 4, 128), (32, 8, 64), (14, 2, 64)])

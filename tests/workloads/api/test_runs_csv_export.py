@@ -8,21 +8,13 @@ import pytest
 from workloads.models import ComparisonRun, GpuPrice
 from workloads.reporting.data_exports import COLUMNS, runs_csv, safe_cell
 
-from ..conftest import MODEL
-
-
-def _rows(response) -> list[dict]:
-    assert response.status_code == 200
-    assert response["Content-Type"] == "text/csv; charset=utf-8"
-    reader = csv.DictReader(io.StringIO(response.content.decode()))
-    assert reader.fieldnames == COLUMNS
-    return list(reader)
+from ..conftest import MODEL, csv_rows
 
 
 def test_it_exports_one_row_per_run_and_strategy(as_alice, workload, succeeded_run):
     response = as_alice.get(f"/workloads/{workload.pk}/runs.csv")
 
-    rows = _rows(response)
+    rows = csv_rows(response)
     assert f'filename="workload-{workload.pk}-runs.csv"' in response["Content-Disposition"]
     assert [(r["run_id"], r["strategy"]) for r in rows] == [
         (str(succeeded_run.pk), "chunked"), (str(succeeded_run.pk), "full_index_share"),
@@ -45,7 +37,7 @@ def test_a_run_without_results_still_gets_a_row(as_alice, workload, succeeded_ru
     failed = ComparisonRun.objects.create(workload=workload, strategies=["chunked"], model=MODEL, units_of_work=1,
                                           status=ComparisonRun.Status.FAILED, error="out of memory")
 
-    rows = _rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv"))
+    rows = csv_rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv"))
 
     assert (rows[-1]["run_id"], rows[-1]["status"], rows[-1]["strategy"], rows[-1]["error"]) == (
         str(failed.pk), "failed", "", "out of memory")  # the newest run, last
@@ -53,7 +45,7 @@ def test_a_run_without_results_still_gets_a_row(as_alice, workload, succeeded_ru
 
 
 def test_a_workload_without_runs_exports_only_the_header(as_alice, workload):
-    assert _rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv")) == []
+    assert csv_rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv")) == []
 
 
 @pytest.mark.parametrize("text", ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])
@@ -62,7 +54,7 @@ def test_it_neutralises_formulas_in_user_text(as_alice, workload, succeeded_run,
     workload.name = text
     workload.save()
 
-    row = _rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv"))[0]
+    row = csv_rows(as_alice.get(f"/workloads/{workload.pk}/runs.csv"))[0]
 
     assert row["gpu_price_source"] == "'" + text
     assert row["workload"] == "'" + text

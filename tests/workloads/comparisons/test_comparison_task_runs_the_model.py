@@ -4,27 +4,12 @@ import hashlib
 
 import pytest
 
+from tests.workloads.conftest import CONTRACT
 from workloads.comparisons.starting import start_run
-from workloads.models import ComparisonRun, Document, GpuPrice, Probe
+from workloads.models import ComparisonRun, Document, GpuPrice
 from workloads.tasks import run_comparison
 
 pytestmark = pytest.mark.model
-
-CONTRACT = (
-    "Services agreement between Northwind Logistics and Contoso Freight.\n\n"
-    "The notice period is 90 days.\n\n"
-    "The governing law is the law of Ireland.\n\n"
-    "The account manager of Northwind Logistics is Dana Reyes.\n"
-)
-
-
-@pytest.fixture
-def ready_workload(workload, prices):
-    Document.objects.create(workload=workload, name="agreement.txt", text=CONTRACT, tokens=60, lines=7,
-                            size_bytes=len(CONTRACT))
-    Probe.objects.create(workload=workload, question="What is the notice period?", answer="90 days")
-    Probe.objects.create(workload=workload, question="What is the governing law?", answer="Ireland", kind="retrieval")
-    return workload
 
 
 def test_it_stores_each_strategys_measurements_as_rows(ready_workload, alice, django_capture_on_commit_callbacks):

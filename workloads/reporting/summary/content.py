@@ -26,6 +26,12 @@ class SummaryError(ValueError):
     """The run cannot be summarised (it did not succeed)."""
 
 
+def _changed(figure: str, key: str) -> property:
+    """A StrategyRow's `key` of `figure` in its change since the previous period: a float, or None when that
+    period did not measure it."""
+    return property(lambda row: ((row.change or {}).get(figure) or {}).get(key))
+
+
 @dataclass(frozen=True)
 class StrategyRow:
     strategy: str
@@ -33,32 +39,12 @@ class StrategyRow:
     result: StrategyResult
     change: dict | None  # this strategy's entry in run.changes, when the previous period measured it too
 
-    def _changed(self, figure: str, key: str):
-        return ((self.change or {}).get(figure) or {}).get(key)
-
-    @property
-    def previous_cost(self) -> float | None:
-        return self._changed("cost", "previous")
-
-    @property
-    def cost_percent(self) -> float | None:
-        return self._changed("cost", "percent")
-
-    @property
-    def previous_unit_cost(self) -> float | None:
-        return self._changed("unit_cost", "previous")
-
-    @property
-    def unit_cost_percent(self) -> float | None:
-        return self._changed("unit_cost", "percent")
-
-    @property
-    def previous_accuracy(self) -> float | None:
-        return self._changed("accuracy", "previous")
-
-    @property
-    def accuracy_points(self) -> float | None:
-        return self._changed("accuracy", "delta_points")
+    previous_cost = _changed("cost", "previous")
+    cost_percent = _changed("cost", "percent")
+    previous_unit_cost = _changed("unit_cost", "previous")
+    unit_cost_percent = _changed("unit_cost", "percent")
+    previous_accuracy = _changed("accuracy", "previous")
+    accuracy_points = _changed("accuracy", "delta_points")
 
 
 @dataclass(frozen=True)

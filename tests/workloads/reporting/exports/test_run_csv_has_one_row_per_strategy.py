@@ -1,27 +1,16 @@
 """A run as CSV: the runs CSV's columns, one row per strategy of that run only, safe to open in a spreadsheet."""
 
-import csv
-import io
-
 from django.urls import reverse
 
+from tests.workloads.conftest import csv_rows
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ComparisonRun
-from workloads.reporting.data_exports import COLUMNS
-
-
-def _rows(response) -> list[dict]:
-    assert response.status_code == 200
-    assert response["Content-Type"] == "text/csv; charset=utf-8"
-    reader = csv.DictReader(io.StringIO(response.content.decode()))
-    assert reader.fieldnames == COLUMNS
-    return list(reader)
 
 
 def test_it_gives_one_row_per_strategy_of_the_run(alice_client, finished_run, previous_run):
     response = alice_client.get(reverse("run_export_csv", args=[finished_run.pk]))
 
-    rows = _rows(response)
+    rows = csv_rows(response)
     assert response["Content-Disposition"] == f'attachment; filename="run-{finished_run.pk}.csv"'
     assert [(r["run_id"], r["strategy"]) for r in rows] == [
         (str(finished_run.pk), s) for s in ("full_index_share", "full_dense", "chunked", "full_sliding_window")]
@@ -35,7 +24,7 @@ def test_it_gives_one_row_per_strategy_of_the_run(alice_client, finished_run, pr
 def test_a_run_without_results_gets_one_row(alice_client, workload):
     run = make_run(workload, status=ComparisonRun.Status.FAILED, error="out of memory")
 
-    [row] = _rows(alice_client.get(reverse("run_export_csv", args=[run.pk])))
+    [row] = csv_rows(alice_client.get(reverse("run_export_csv", args=[run.pk])))
 
     assert (row["run_id"], row["status"], row["strategy"], row["error"]) == (str(run.pk), "failed", "", "out of memory")
 
@@ -45,7 +34,7 @@ def test_it_neutralises_formulas_in_user_text(alice_client, workload, finished_r
     workload.save()
     ComparisonRun.objects.filter(pk=finished_run.pk).update(error="+cmd|' /C calc'!A0")
 
-    row = _rows(alice_client.get(reverse("run_export_csv", args=[finished_run.pk])))[0]
+    row = csv_rows(alice_client.get(reverse("run_export_csv", args=[finished_run.pk])))[0]
 
     assert row["workload"] == "'" + workload.name
     assert row["error"] == "'+cmd|' /C calc'!A0"

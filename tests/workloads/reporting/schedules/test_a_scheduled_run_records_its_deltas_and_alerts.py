@@ -7,8 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import answer, make_run, report, strategy
-from tests.workloads.comparisons.test_comparison_task_runs_the_model import CONTRACT
-from workloads.models import Alert, ComparisonRun, Document, Probe, Summary
+from workloads.models import Alert, ComparisonRun, Summary
 from workloads.tasks import run_comparison, scheduled_comparison
 
 pytestmark = pytest.mark.model
@@ -17,11 +16,9 @@ STRATEGIES = ["chunked", "full_index_share"]
 
 
 @pytest.fixture
-def ready_workload(workload, prices):
-    Document.objects.create(workload=workload, name="agreement.txt", text=CONTRACT, tokens=60, lines=7,
-                            size_bytes=len(CONTRACT))
-    Probe.objects.create(workload=workload, question="What is the notice period?", answer="90 days")
-    Probe.objects.create(workload=workload, question="What is the governing law?", answer="Ireland", kind="retrieval")
+def ready_workload(ready_workload):
+    """The conftest's, scheduled with these run settings."""
+    workload = ready_workload
     workload.run_settings = {"strategies": STRATEGIES, "chunk_tokens": 64, "chunk_overlap": 8}
     workload.save(update_fields=["run_settings"])
     return workload
