@@ -14,7 +14,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Workload
+from engine.run_settings import CACHED_MODES
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, StrategyResult, Workload
 from workloads.reporting.changes import record_changes
 
 
@@ -93,6 +94,22 @@ def api_choice_error(organisation: Organisation, provider: str, model: str) -> s
             f"{', '.join(pairs) if pairs else 'none yet'}")
 
 
+def api_dollars(result: StrategyResult, api: ApiPrice, prefix_tokens: int) -> float:
+    """What the API would bill for the result's tokens. A cached strategy counted the documents' prefix once; an
+    API bills it on every question: in full on the first (the provider writes its cache), then at the cached-input
+    price (at the input price where the price book knows no cached price)."""
+    per_in = float(api.input_per_mtok)
+    cached = float(api.cached_input_per_mtok) if api.cached_input_per_mtok is not None else per_in
+    again = prefix_tokens * max(result.n_probes - 1, 0) * cached
+    return (result.tokens_in * per_in + again + result.tokens_out * float(api.output_per_mtok)) / 1e6
+
+
+def _prefix_tokens(run: ComparisonRun, strategy: str) -> int:
+    """The documents' tokens a cached strategy prefilled once (0 for the others, and for reports without it)."""
+    reported = ((run.report or {}).get("strategies") or {}).get(strategy) or {}
+    return (reported.get("prefix_tokens") or 0) if strategy in CACHED_MODES else 0
+
+
 def price_run(run: ComparisonRun) -> None:
     """(Re-)price every result of a finished run with the entries in force on the run's date,
     then record what changed since the previous period's run."""
@@ -114,8 +131,7 @@ def price_run(run: ComparisonRun) -> None:
                 if r.refused:
                     continue
                 r.device_dollars = r.seconds / 3600 * float(gpu.per_hour)
-                r.api_dollars = None if api is None else (r.tokens_in * float(api.input_per_mtok)
-                                                          + r.tokens_out * float(api.output_per_mtok)) / 1e6
+                r.api_dollars = None if api is None else api_dollars(r, api, _prefix_tokens(run, r.strategy))
         for r in results:
             r.save(update_fields=["device_dollars", "api_dollars"])
         run.priced_at = timezone.now()
