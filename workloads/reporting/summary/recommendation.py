@@ -10,7 +10,7 @@ gated flag.
 
 from __future__ import annotations
 
-from engine import stats
+from engine import run_settings, stats
 from engine.decision import Decision, Option, View, decide
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.templatetags.units import count_of, dollars, seconds
@@ -44,10 +44,8 @@ def monthly(run: ComparisonRun) -> str | None:
     pair = [results.get(s) for s in (chosen.recommended, chosen.compared_with) if s]
     if not volume or not run.units_of_work or not pair or any(r.device_dollars is None for r in pair):
         return None
-    from engine.run_settings import name  # noqa: PLC0415  (kept beside its one use)
-
-    spend = " and ".join(f"{name(r.strategy)[:1].lower()}{name(r.strategy)[1:]} "
-                         f"{dollars(r.unit_device_dollars * volume)}" for r in pair)
+    spend = " and ".join(f"{_lower(run_settings.name(r.strategy))} {dollars(r.unit_device_dollars * volume)}"
+                         for r in pair)
     sentence = f"At about {count_of(volume, unit)} a month, on your device: {spend} a month"
     if all(r.api_dollars is not None for r in pair):
         sentence += "; through the API: " + " and ".join(dollars(r.unit_api_dollars * volume) for r in pair)
@@ -84,3 +82,7 @@ def _basis(run: ComparisonRun, by_dollars: bool) -> str:
 def _api(run: ComparisonRun) -> str | None:
     price = run.api_price
     return f"{price.provider} {price.model}" if price is not None else None
+
+
+def _lower(name: str) -> str:
+    return name[:1].lower() + name[1:]
