@@ -30,6 +30,9 @@ from engine.run_settings import ANSWER_TOKENS, DEFAULTS, full_mode
 # The system message, chat template, document headers and question around the documents, measured on the sample
 # workload's prompts (about 60 to 80 tokens).
 PROMPT_TOKENS = 80
+# Of those, what follows the documents: the question and the chat template's close, which a cached strategy's
+# question runs on its own. 17 to 29 tokens, 23 on average, on the sample's nine questions (SmolLM2's tokenizer).
+QUESTION_TOKENS = 24
 # The "=== name ===" line that opens each document in a full-context prompt.
 HEADER_TOKENS = 12
 # The "- " line each chunk's answer takes in the reduce call, on top of the answer.

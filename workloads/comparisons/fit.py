@@ -5,9 +5,10 @@ for the model are known before any inference instead of from a finished run that
 counts are the documents' stored counts (Document.tokens, under the target model) plus an allowance for the prompt
 around them: the engine counts exactly when it runs, so close to the limit the verdict is an estimate.
 
-The duration is the planned calls' ledger FLOPs (engine.ledger.call_costs, as workloads.comparisons.planning counts
-them) at each strategy's seconds per ledger FLOP measured in the workload's latest succeeded run; a strategy without a
-measured rate is given in ledger FLOPs alone, and says so.
+The duration is the planned calls' ledger FLOPs (engine.planned_work, as workloads.comparisons.planning counts them:
+a cached strategy's prefill once, then each question's own calls) at each strategy's seconds per ledger FLOP measured
+in the workload's latest succeeded run; a strategy without a measured rate is given in ledger FLOPs alone, and says
+so.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from engine import ledger, run_settings
 from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
 from engine.model.metadata import read_metadata
-from engine.run_settings import ANSWER_TOKENS, STRATEGIES
+from engine.planned_work import planned_work
+from engine.run_settings import STRATEGIES
 from workloads.comparisons import planning
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
@@ -96,10 +98,13 @@ class Preflight:
         return f"Estimated duration of the chosen strategies: {'; plus '.join(parts)}."
 
 
-def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, float]]:
-    """Seconds per ledger FLOP of each strategy in the workload's latest succeeded run, as the planning prices them."""
+def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, float], dict[str, float]]:
+    """Seconds per ledger FLOP of each strategy in the workload's latest succeeded run, and of each cached strategy's
+    prefill, as the planning prices them."""
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
-    return (run, planning.measured_rates(run)) if run is not None else (None, {})
+    if run is None:
+        return None, {}, {}
+    return run, planning.measured_rates(run), planning.prefill_rates(run)
 
 
 def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None) -> Preflight:
@@ -110,7 +115,7 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     tokens = list(workload.documents.values_list("tokens", flat=True))
     probes = workload.probes.count()
-    run, rates = measured_rates(workload)
+    run, rates, prefill_rates = measured_rates(workload)
 
     chunks = estimated_chunks(tokens, settled["chunk_tokens"], settled["chunk_overlap"])
     rows = []
@@ -118,10 +123,11 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
         plan = call_plan(strategy, tokens, chunks, settled["retrieval_chunks"], settled["retrieval_tokens"])
         positions = positions_needed(plan)
         fits = positions <= shape.max_positions
-        work = probes * sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
-                                                           ANSWER_TOKENS).total_flops for call in plan) if fits else 0.0
+        planned = planned_work(shape, cfg, strategy, plan)
+        work = planned.per_question(probes) * probes if fits else 0.0
         rate = rates.get(strategy)
-        rows.append(StrategyFit(strategy, positions, fits, probes * calls(plan) if fits else 0, work,
-                                work * rate if rate is not None and fits else None))
+        seconds = (planning.seconds(planned, probes, rate, prefill_rates.get(strategy, rate)) * probes
+                   if rate is not None and fits else None)
+        rows.append(StrategyFit(strategy, positions, fits, probes * calls(plan) if fits else 0, work, seconds))
     return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, rows,
                      list(chosen), run)

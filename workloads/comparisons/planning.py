@@ -1,5 +1,10 @@
 """Planning: what each strategy would cost per question as a workload's context grows.
 
+Whole documents are projected both ways: every question reading the documents afresh, and with the documents'
+prefix cached, its prefill shared by the questions asked of them (the run's questions, or the workload's probes
+before any run). A cached question's own calls and the prefill run at different speeds (a few tokens and the
+answer, against thousands of tokens at once), so each is priced at its own measured rate.
+
 The ledger's FLOPs come from the target model's shape and the engine settings of
 the workload's latest run (or of the run a summary is about). Device dollars need a
 measured run: its device seconds per ledger FLOP calibrate the conversion, priced at
@@ -18,10 +23,10 @@ from dataclasses import dataclass
 from django.db.models import Sum
 
 from engine import ledger
-from engine.attention import AttentionConfig
-from engine.call_plan import Call, call_plan, estimated_chunks
+from engine.call_plan import QUESTION_TOKENS, Call, call_plan, estimated_chunks
 from engine.model.metadata import read_metadata
-from engine.run_settings import ANSWER_TOKENS
+from engine.planned_work import PlannedWork, planned_work
+from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name
 from workloads.comparisons import pricing
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
@@ -29,7 +34,11 @@ from workloads.reporting import periods
 from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
-STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
+# Whole documents in the two attention modes a manager picks between, each uncached and cached, against asking
+# every chunk; naive sparse is Index Share's own baseline.
+STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "full_dense_cached", "full_index_share_cached",
+              "chunked"]
+CACHED = "full_index_share_cached"  # the headline's cached line
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class Projection:
     affordable_up_to: int | None
     answer: str
     notes: list[str]
+    questions: int = 1  # the questions a cached line's prefill is shared by
 
     @property
     def has_zero_dollars(self) -> bool:
@@ -59,27 +69,40 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     cfg = basis.attention_config()
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
-    flops = {s: [_flops(shape, cfg, plan) for plan in calls[s]] for s in STRATEGIES}
+    work = {s: [planned_work(shape, cfg, s, plan) for plan in calls[s]] for s in STRATEGIES}
+    questions = _questions(workload, run)
+    flops = {s: [w.per_question(questions) for w in values] for s, values in work.items()}
     notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
              f"top-k {cfg.topk}, {cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
              f"{cfg.group_size}, chunks of {basis.chunk_tokens} tokens with {basis.chunk_overlap} overlap."]
     if shape.max_positions < LENGTHS[-1]:
         notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
                      "for a model of the same shape with a longer context.")
+    whose = f"those run {run.pk} asked" if run else "the workload's probes"
+    notes.append(f"The cached lines share the documents' one-off prefill among {questions:,} "
+                 f"question{'s' if questions != 1 else ''} ({whose}); each question then reads its own "
+                 f"{QUESTION_TOKENS} tokens or so against the cached documents.")
     tokens = _documents_tokens(workload, run)
     if tokens < LENGTHS[0]:
         measured = f"run {run.pk}'s measured costs" if run else "a comparison's measured costs"
         notes.append(f"The workload's documents hold {tokens:,} tokens, fewer than the {LENGTHS[0] // 1024}K this "
                      f"projection starts at: at their own length, {measured} answer the question.")
-    device = _device_dollars(workload, run, flops, notes, on)
-    api = _api_dollars(workload, calls, notes, on)
+    device = _device_dollars(workload, run, work, questions, notes, on)
+    api = _api_dollars(workload, calls, questions, notes, on)
     in_dollars = device is not None and {"full_index_share", "chunked"} <= device.keys()
     basis_costs = device if in_dollars else flops
     view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
             else "device view, in ledger FLOPs (no device dollars)")
     up_to = _up_to(basis_costs)
     return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
-                      notes)
+                      notes, questions)
+
+
+def _questions(workload: Workload, run: ComparisonRun | None) -> int:
+    """The questions asked of the documents: the run's (its probes, every strategy asks them all), else the
+    workload's probes now; one at least."""
+    asked = max((r.n_probes for r in run.results.all()), default=0) if run is not None else 0
+    return max(asked or workload.probes.count(), 1)
 
 
 def _documents_tokens(workload: Workload, run: ComparisonRun | None) -> int:
@@ -94,19 +117,15 @@ def _calls(strategy: str, n: int, run: ComparisonRun) -> list[Call]:
     return call_plan(strategy, [n], estimated_chunks([n], run.chunk_tokens, run.chunk_overlap))
 
 
-def _flops(shape, cfg: AttentionConfig, plan: list[Call]) -> float:
-    return sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
-                                              ANSWER_TOKENS).total_flops for call in plan)
-
-
-def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, notes: list[str],
-                    on: dt.date) -> dict | None:
+def _device_dollars(workload: Workload, run: ComparisonRun | None, work: dict[str, list[PlannedWork]],
+                    questions: int, notes: list[str], on: dt.date) -> dict | None:
     """Each strategy's FLOPs at its own measured seconds per FLOP: strategies differ in how fast the device runs
-    their work (short dense chunk calls against one long sparse call), so one rate for all would misprice them."""
+    their work (short dense chunk calls against one long sparse call), so one rate for all would misprice them.
+    A cached strategy's prefill is priced at the rate its own prefill ran at."""
     if run is None:
         notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
         return None
-    rates = measured_rates(run)
+    rates, prefill = measured_rates(run), prefill_rates(run)
     try:
         gpu = pricing.gpu_price(workload.organisation, run.device, on)
     except pricing.PricingError as exc:
@@ -122,11 +141,19 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, flops: dict, 
     notes.append(f"Device speed measured in run {run.pk} on {run.device}, each strategy at its own rate (the median "
                  f"over its questions): {speeds}; priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
                  f"(from {gpu.effective_from}, source: {gpu.source}).")
-    unmeasured = [s for s in flops if s not in rates]
+    unmeasured = [name(s) for s in work if s not in rates]
     if unmeasured:
         notes.append(f"No device dollars for {', '.join(unmeasured)}: run {run.pk} did not measure "
                      f"{'it' if len(unmeasured) == 1 else 'them'}.")
-    return {s: [f * rates[s] / 3600 * float(gpu.per_hour) for f in values] for s, values in flops.items() if s in rates}
+    per_hour = float(gpu.per_hour)
+    return {s: [seconds(w, questions, rates[s], prefill.get(s, rates[s])) / 3600 * per_hour for w in values]
+            for s, values in work.items() if s in rates}
+
+
+def seconds(work: PlannedWork, questions: int, rate: float, prefill_rate: float) -> float:
+    """One question's device seconds: its own calls at the strategy's rate, its share of a prefill at the
+    prefill's."""
+    return work.question_flops * rate + work.prefill_flops / max(questions, 1) * prefill_rate
 
 
 def measured_rates(run: ComparisonRun) -> dict[str, float]:
@@ -140,7 +167,22 @@ def measured_rates(run: ComparisonRun) -> dict[str, float]:
     return rates
 
 
-def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date) -> dict | None:
+def prefill_rates(run: ComparisonRun) -> dict[str, float]:
+    """Seconds per ledger FLOP of each cached strategy's one-off prefill, from the run's report: its seconds over
+    the ledger's FLOPs of a prefill of that many tokens in its mode."""
+    shape = ledger.from_metadata(read_metadata(model_path(run.model)), run.model)
+    reported = (run.report or {}).get("strategies") or {}
+    rates = {}
+    for strategy, mode in CACHED_MODES.items():
+        entry = reported.get(strategy) or {}
+        tokens, spent = entry.get("prefix_tokens"), entry.get("prefill_seconds")
+        if tokens and spent:
+            flops = ledger.prefill_costs(shape, run.attention_config().replace(mode=mode), tokens).total_flops
+            rates[strategy] = spent / flops
+    return rates
+
+
+def _api_dollars(workload: Workload, calls: dict, questions: int, notes: list[str], on: dt.date) -> dict | None:
     try:
         api = pricing.workload_api_price(workload, on)
     except pricing.PricingError as exc:
@@ -153,8 +195,19 @@ def _api_dollars(workload: Workload, calls: dict, notes: list[str], on: dt.date)
                  f"{dollars(api.output_per_mtok)} out per million tokens (from {api.effective_from}, source: "
                  f"{api.source}); an API bills tokens, whatever the attention.")
     per_in, per_out = float(api.input_per_mtok) / 1e6, float(api.output_per_mtok) / 1e6
-    return {s: [sum(c.count * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan) for plan in plans]
-            for s, plans in calls.items()}
+    # A provider bills a cached prefix in full on the first question (writing its cache), then at its cached-input
+    # price (the input price where the price book knows none), as workloads.comparisons.pricing bills a run.
+    again = float(api.cached_input_per_mtok) / 1e6 if api.cached_input_per_mtok is not None else per_in
+    prefix_price = (per_in + (questions - 1) * again) / questions
+
+    def question(strategy: str, plan: list[Call]) -> float:
+        if strategy in CACHED_MODES:
+            prompt = plan[0].prompt_tokens
+            return ((prompt - QUESTION_TOKENS) * prefix_price + QUESTION_TOKENS * per_in
+                    + ANSWER_TOKENS * per_out)
+        return sum(c.count * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan)
+
+    return {s: [question(s, plan) for plan in plans] for s, plans in calls.items()}
 
 
 def _api_name(workload: Workload) -> str:
@@ -163,30 +216,38 @@ def _api_name(workload: Workload) -> str:
 
 def _answer(up_to: int | None, costs: dict, view: str, api: dict | None, api_name: str | None) -> str:
     """The headline in both views, each labelled: the device's (dollars at measured rates, or ledger FLOPs) and
-    the API's (tokens at its prices), which can disagree: an API bills tokens, whatever the attention."""
-    full, chunked = costs.get("full_index_share"), costs.get("chunked")
-    if full is None or chunked is None:
+    the API's (tokens at its prices), which can disagree: an API bills tokens, whatever the attention. Each view
+    says where whole documents stop paying, read afresh and with their prefix cached."""
+    if costs.get("full_index_share") is None or costs.get("chunked") is None:
         device = (f"{view[:1].upper()}{view[1:]}: no comparison of whole documents (Index Share) against asking "
                   "every chunk, as the run measured only one of them.")
     else:
-        device = f"{view[:1].upper()}{view[1:]}: {_crossing(up_to, full, chunked)}"
+        device = f"{view[:1].upper()}{view[1:]}: {_crossings(costs, up_to)}"
     if api is None:
         return device
-    return f"{device} API view ({api_name}): {_crossing(_up_to(api), api['full_index_share'], api['chunked'])}"
+    return f"{device} API view ({api_name}): {_crossings(api, _up_to(api))}"
 
 
-def _up_to(costs: dict) -> int | None:
-    within = [n for i, n in enumerate(LENGTHS) if costs["full_index_share"][i] <= costs["chunked"][i]]
+def _crossings(costs: dict, up_to: int | None) -> str:
+    said = _crossing(up_to, costs["full_index_share"], costs["chunked"], "full_index_share")
+    if costs.get(CACHED) is None:
+        return said
+    return f"{said} {_crossing(_up_to(costs, CACHED), costs[CACHED], costs['chunked'], CACHED)}"
+
+
+def _up_to(costs: dict, strategy: str = "full_index_share") -> int | None:
+    within = [n for i, n in enumerate(LENGTHS) if costs[strategy][i] <= costs["chunked"][i]]
     return max(within) if within else None
 
 
-def _crossing(up_to: int | None, full: list[float], chunked: list[float]) -> str:
+def _crossing(up_to: int | None, full: list[float], chunked: list[float], strategy: str) -> str:
     ratios = [f / c if c else math.inf for f, c in zip(full, chunked, strict=True)]
+    subject = name(strategy)[:1].lower() + name(strategy)[1:]  # mid-sentence
     if up_to is None:
-        return (f"whole documents (Index Share) cost more than asking every chunk at every length from 32K to 1M "
+        return (f"{subject} cost more than asking every chunk at every length from 32K to 1M "
                 f"tokens ({ratios[0]:.2g}× asking every chunk at 32K).")
     if up_to == LENGTHS[-1]:
-        return (f"whole documents (Index Share) cost no more than asking every chunk at every length from 32K to 1M "
+        return (f"{subject} cost no more than asking every chunk at every length from 32K to 1M "
                 f"tokens ({ratios[-1]:.2g}× asking every chunk at 1M).")
-    return (f"whole documents (Index Share) cost no more than asking every chunk up to {up_to // 1024}K tokens of "
+    return (f"{subject} cost no more than asking every chunk up to {up_to // 1024}K tokens of "
             "documents per question; past that, asking every chunk is cheaper.")

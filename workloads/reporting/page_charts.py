@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from django.utils import timezone
 
+from engine.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.reporting import chart_notes
@@ -103,7 +104,7 @@ def _history(workload: Workload) -> list[StrategyResult]:
 
 def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     """What the charts leave out because the engine refused it, said once per page, under its charts."""
-    return [f"{r.strategy} was refused in {_run_label(r.run)}: {r.refused}" for r in results if r.refused]
+    return [f"{strategy_name(r.strategy)} was refused in {_run_label(r.run)}: {r.refused}" for r in results if r.refused]
 
 
 def workload_refusals(workload: Workload) -> list[str]:
@@ -120,7 +121,7 @@ def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, 
     if not results:
         return _chart(name, title, None, "No comparison has finished yet, so there is no history to chart.")
     notes = _unpriced_notes(results) if dollars else []
-    notes += [chart_notes.no_value(r.strategy, _run_label(r.run), missing)
+    notes += [chart_notes.no_value(strategy_name(r.strategy), _run_label(r.run), missing)
               for r in results if not r.refused and value(r) is None and not (dollars and r.device_dollars is None)]
     fig = _figure("run date", yaxis)
     plotted = []
@@ -131,8 +132,9 @@ def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, 
         if points:
             fig.add_trace(go.Scatter(
                 x=[when.isoformat() for when, _, _ in points], y=[y for _, _, y in points],
-                text=[_run_label(run) for _, run, _ in points], name=strategy, mode="lines+markers",
-                line=dict(color=COLOURS[strategy]), hovertemplate="%{text}<br>%{y}<extra>" + strategy + "</extra>",
+                text=[_run_label(run) for _, run, _ in points], name=strategy_name(strategy), mode="lines+markers",
+                line=dict(color=COLOURS[strategy]),
+                hovertemplate="%{text}<br>%{y}<extra>" + strategy_name(strategy) + "</extra>",
             ))
     if not fig.data:
         return _chart(name, title, None, "None of the finished comparisons has a value to chart here.", notes)
@@ -179,7 +181,7 @@ def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
     # One legend entry per strategy instead of a text label by each point: strategies that cost and score about
     # the same would print their long names over each other. A gated strategy is drawn as an x and says so.
     for r in priced:
-        label = f"{r.strategy} (quality-gated)" if r.gated else r.strategy
+        label = f"{strategy_name(r.strategy)} (quality-gated)" if r.gated else strategy_name(r.strategy)
         fig.add_trace(go.Scatter(
             x=[r.device_dollars], y=[round(r.accuracy * 100, 2)], name=label, mode="markers", cliponaxis=False,
             marker=dict(size=12, symbol="x" if r.gated else "circle", color=COLOURS.get(r.strategy, "#444444")),
@@ -197,7 +199,7 @@ def flop_breakdown(run: ComparisonRun) -> Chart:
     fig = _figure("strategy", "FLOPs (ledger)", barmode="stack")
     fig.update_xaxes(tickangle=-30)  # full_sliding_window and its neighbours do not fit side by side
     for component in ("attention", "indexer", "linear"):
-        fig.add_trace(go.Bar(x=[r.strategy for r in ran], y=[getattr(r, f"flops_{component}") for r in ran],
+        fig.add_trace(go.Bar(x=[strategy_name(r.strategy) for r in ran], y=[getattr(r, f"flops_{component}") for r in ran],
                              name=component, marker=dict(color=COMPONENT_COLOURS[component])))
     fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
     return _chart(name, title, fig)
@@ -214,14 +216,14 @@ def planning(projection) -> Chart:
         lines = (("device", projection.device_dollars, "solid"), ("API", projection.api_dollars, "dot"))
         for label, series, dash in lines:
             for strategy, values in (series or {}).items():
-                fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy} ({label})",
+                fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy_name(strategy)}, {label}",
                                          mode="lines+markers",
                                          line=dict(color=COLOURS.get(strategy, "#444444"), dash=dash)))
     else:
         fig = _figure("context length (tokens)", "FLOPs per question (ledger)")
         fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
         for strategy, values in projection.flops.items():
-            fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=strategy, mode="lines+markers",
+            fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=strategy_name(strategy), mode="lines+markers",
                                      line=dict(color=COLOURS.get(strategy, "#444444"))))
     fig.update_xaxes(type="log", exponentformat="SI")
     if projection.has_zero_dollars:

@@ -6,11 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from engine.run_settings import name
+
 from workloads.comparisons.planning import project
 from workloads.models import ComparisonRun
 from workloads.organisations import access
 from workloads.reporting import page_charts
-from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.summary.recommendation import month, monthly, recommendation
 from workloads.views.methods import read_only
 
 
@@ -26,5 +28,7 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return render(request, "workloads/planning.html", {
         "workload": workload, "projection": projection, "chart": page_charts.planning(projection), "rows": rows,
-        "run": run, "decision": recommendation(run) if run else None,
+        "names": [name(s) for s in projection.flops], "run": run,
+        "decision": recommendation(run) if run else None, "monthly": monthly(run) if run else None,
+        "month": month(run) if run else [],
     })

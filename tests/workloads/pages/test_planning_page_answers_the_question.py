@@ -32,7 +32,7 @@ def test_planning_page_answers_the_question(alice_client, workload, probe, price
     assert 'data-chart="planning"' in page
     figure = _figure(page)
     names = [t["name"] for t in figure["data"]]
-    assert "full_index_share (device)" in names and "chunked (API)" in names
+    assert "Whole documents (Index Share), device" in names and "Ask every chunk, API" in names
     assert figure["data"][0]["x"] == projection.lengths
     assert "32,768" in page and "1,048,576" in page
     for note in projection.notes:
@@ -44,7 +44,9 @@ def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload
     assert "Device dollars need a measured run" in page
     assert "No API dollars: no API price for SmolLM2-135M-Instruct from example-api" in page
     figure = _figure(page)
-    assert [t["name"] for t in figure["data"]] == ["full_dense", "full_naive_sparse", "full_index_share", "chunked"]
+    assert [t["name"] for t in figure["data"]] == ["Whole documents (dense)", "Whole documents (naive sparse)", "Whole documents (Index Share)",
+                                                   "Whole documents, cached (dense)",
+                                                   "Whole documents, cached (Index Share)", "Ask every chunk"]
     assert escape(chart_notes.FLOPS_INSTEAD) in page
 
 

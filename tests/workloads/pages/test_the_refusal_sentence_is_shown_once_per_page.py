@@ -7,7 +7,7 @@ from tests.workloads.pages.conftest import html, make_run, standard_report
 
 def test_the_run_and_workload_pages_say_it_once(alice_client, workload, probe, prices):
     run = make_run(workload, standard_report(probe))
-    sentence = "full_sliding_window was refused in run"
+    sentence = "Whole documents (sliding window) was refused in run"
 
     run_page = html(alice_client.get(reverse("run_detail", args=[run.pk])))
     workload_page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))

@@ -23,7 +23,7 @@ def test_workload_page_shows_documents_probes_runs_and_charts(alice_client, work
         assert f'id="chart-{name}" class="plot" data-chart="{name}"' in page
     assert "Device cost per contract" in page
     assert f"From the latest finished comparison, run {latest.pk} of 1 Jun 2026." in page
-    assert "full_sliding_window was refused in run" in page
+    assert "Whole documents (sliding window) was refused in run" in page
     assert f'href="{reverse("planning", args=[workload.pk])}"' in page
 
 

@@ -16,6 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
+from engine.run_settings import name as strategy_name
 from workloads.reporting import chart_notes
 from workloads.reporting.page_charts import COLOURS
 from workloads.reporting.summary.recommendation import inputs as decision_inputs
@@ -54,7 +55,7 @@ def decision(content) -> Chart:
         cost_low, cost_high = o.cost_range or (o.cost, o.cost)
         ax.errorbar([o.cost], [o.accuracy * 100], yerr=[[(o.accuracy - low) * 100], [(high - o.accuracy) * 100]],
                     xerr=[[o.cost - cost_low], [cost_high - o.cost]], fmt="o", capsize=3,
-                    color=COLOURS.get(o.strategy, "#444444"), label=o.strategy)
+                    color=COLOURS.get(o.strategy, "#444444"), label=strategy_name(o.strategy))
     ax.set_ylim(0, 105)
     ax.set_xlim(left=0)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
@@ -108,7 +109,7 @@ def unit_cost_this_and_last(content) -> Chart:
         ax.bar(list(xs), [row.result.unit_device_dollars for row in rows], width=0.5,
                color=[COLOURS.get(row.strategy, "#444444") for row in rows])
         notes.append("There is no earlier period's run to compare with, so only this period is shown.")
-    ax.set_xticks(list(xs), [row.strategy for row in rows])
+    ax.set_xticks(list(xs), [row.name for row in rows], rotation=15, ha="right")
     ax.yaxis.set_major_formatter(_dollar_axis)
     return Chart(name, title, _png(fig), notes=tuple(notes))
 
@@ -128,7 +129,8 @@ def accuracy_with_gate(content) -> Chart:
     gate = max(values) - content.run.gate_points
     ax.axhline(gate, color="#b91c1c", linestyle="--", linewidth=1.2,
                label=f"quality gate: {content.run.gate_points:g} points below the best ({gate:.1f}%)")
-    ax.set_xticks(range(len(rows)), [row.strategy + (" (gated)" if row.result.gated else "") for row in rows])
+    ax.set_xticks(range(len(rows)), [row.name + (" (gated)" if row.result.gated else "") for row in rows],
+                  rotation=15, ha="right")
     ax.set_ylim(0, 105)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     fig.legend(frameon=False, loc="outside upper right")
@@ -145,11 +147,11 @@ def _over_time(content, name: str, title: str, ylabel: str, value, *, missing: s
         points = [(position[r.run_id], value(r)) for r in content.history_results
                   if r.strategy == strategy and not r.refused]
         left_out = [content.history[x] for x, y in points if y is None]
-        notes += [chart_notes.no_value(strategy, f"run {run.pk}", missing) for run in left_out]
+        notes += [chart_notes.no_value(strategy_name(strategy), f"run {run.pk}", missing) for run in left_out]
         points = [(x, y) for x, y in points if y is not None]
         if points:
             drawn = True
-            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", color=colour, label=strategy)
+            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", color=colour, label=strategy_name(strategy))
     if not drawn:
         return Chart(name, title, None, "None of the workload's finished runs has a figure to chart here.",
                      tuple(notes))
@@ -191,12 +193,12 @@ def projection(projection) -> Chart:
         for label, values, style in series:
             for strategy, ys in (values or {}).items():
                 ax.plot(projection.lengths, ys, linestyle=style, marker="o", markersize=3,
-                        color=COLOURS.get(strategy, "#444444"), label=f"{strategy} ({label})")
+                        color=COLOURS.get(strategy, "#444444"), label=f"{strategy_name(strategy)}, {label}")
     else:
         ax.set_ylabel("FLOPs per question (ledger)")
         for strategy, ys in projection.flops.items():
             ax.plot(projection.lengths, ys, marker="o", markersize=3, color=COLOURS.get(strategy, "#444444"),
-                    label=strategy)
+                    label=strategy_name(strategy))
     ax.set_xscale("log", base=2)
     if projection.has_zero_dollars:
         ax.set_ylim(bottom=0)

@@ -10,6 +10,8 @@ gated flag.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine import run_settings, stats
 from engine.decision import Decision, Option, View, decide
 from workloads.models import ComparisonRun, StrategyResult
@@ -37,19 +39,60 @@ def decision(run: ComparisonRun) -> str:
 
 
 def monthly(run: ComparisonRun) -> str | None:
-    """The recommendation in dollars a month at the workload's expected volume and this run's prices, when known."""
-    volume, unit = run.workload.expected_volume, run.workload.unit
+    """The recommendation in dollars a month at the workload's expected volume and this run's prices, when known:
+    the two strategies it names and, beside a whole-documents one, the same with its prefix cached or not."""
     chosen = recommendation(run)
-    results = {r.strategy: r for r in run.results.all()}
-    pair = [results.get(s) for s in (chosen.recommended, chosen.compared_with) if s]
-    if not volume or not run.units_of_work or not pair or any(r.device_dollars is None for r in pair):
+    named = [s for s in (chosen.recommended, chosen.compared_with) if s]
+    rows = {row.strategy: row for row in month(run)}
+    pair = [rows.get(s) for s in named]
+    if not pair or any(row is None or row.device is None for row in pair):
         return None
-    spend = " and ".join(f"{_lower(run_settings.name(r.strategy))} {dollars(r.unit_device_dollars * volume)}"
-                         for r in pair)
+    shown = [*pair, *(rows[c] for c in map(_counterpart, named) if c in rows and c not in named)]
+    volume, unit = run.workload.expected_volume, run.workload.unit
+    spend = _listed([f"{_lower(row.name)} {dollars(row.device)}" for row in shown if row.device is not None])
     sentence = f"At about {count_of(volume, unit)} a month, on your device: {spend} a month"
-    if all(r.api_dollars is not None for r in pair):
-        sentence += "; through the API: " + " and ".join(dollars(r.unit_api_dollars * volume) for r in pair)
+    if all(row.api is not None for row in shown):
+        sentence += "; through the API: " + _listed([dollars(row.api) for row in shown])
     return sentence + "."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+@dataclass(frozen=True)
+class MonthRow:
+    strategy: str
+    name: str
+    device: float | None  # device dollars a month; None unpriced
+    api: float | None  # API dollars a month; None without an API model
+
+
+def month(run: ComparisonRun) -> list[MonthRow]:
+    """A month of questions at the workload's expected volume, for each strategy the run measured: each unit of work
+    asked the run's questions, at the run's prices. A cached strategy's prefill is in its figures once per run's
+    worth of documents. Each whole-documents strategy is followed by its cached form, so they read side by side.
+    Empty when the workload expects no volume or the run counted no units of work."""
+    volume = run.workload.expected_volume
+    if not volume or not run.units_of_work:
+        return []
+    measured = [r for r in run.results.all() if not r.refused]
+    order = {s: i for i, s in enumerate(run.strategies)}
+    measured.sort(key=lambda r: (order.get(_uncached(r.strategy), len(order)), r.strategy != _uncached(r.strategy)))
+    return [MonthRow(r.strategy, run_settings.name(r.strategy),
+                     r.unit_device_dollars * volume if r.device_dollars is not None else None,
+                     r.unit_api_dollars * volume if r.api_dollars is not None else None) for r in measured]
+
+
+def _uncached(strategy: str) -> str:
+    return strategy.removesuffix("_cached") if strategy in run_settings.CACHED_MODES else strategy
+
+
+def _counterpart(strategy: str) -> str | None:
+    """A whole-documents strategy's other form: cached for uncached and back; None for the others."""
+    if strategy in run_settings.CACHED_MODES:
+        return _uncached(strategy)
+    return f"{strategy}_cached" if strategy in run_settings.FULL_MODES else None
 
 
 def _priced(results: list[StrategyResult]) -> bool:
