@@ -150,7 +150,8 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # Celery, the official Django pattern: costplanner/celery.py reads every CELERY_* here.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {"workloads.run_comparison": {"queue": "gpu"}}
+CELERY_TASK_ROUTES = {"workloads.run_comparison": {"queue": "gpu"},
+                      "workloads.run_group_sweep": {"queue": "gpu"}}
 CELERY_TASK_ACKS_LATE = True  # a job lost with its worker is delivered again...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # ...and a long job never holds a second one hostage

@@ -23,9 +23,9 @@ from engine.documents import Document
 from engine.errors import EngineError
 from engine.model.loader import LoadedModel
 from engine.probes import Probe
+from engine.run_settings import GROUP_SIZES
 
 STRATEGY = "full_index_share"
-GROUP_SIZES = (1, 2, 4, 8)  # 1: every layer its own indexer (naive sparse); 4: the article's
 Progress = Callable[[int, int, str], None]  # (asks done, asks planned, what is running)
 
 

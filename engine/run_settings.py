@@ -65,6 +65,9 @@ DEFAULTS = {
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
 INDEXERS = ("pooled", "exact")
+# The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
+# article's.
+GROUP_SIZES = (1, 2, 4, 8)
 # Bounds that catch typos; the engine checks the rest against the model (chunk room, block size).
 LIMITS = {
     **{name: ATTENTION_LIMITS[name] for name in ("group_size", "topk", "global_blocks")},

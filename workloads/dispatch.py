@@ -27,6 +27,10 @@ def queue_comparison(run_pk: int) -> None:
     _on_commit("workloads.run_comparison", run_pk)
 
 
+def queue_group_sweep(sweep_pk: int) -> None:
+    _on_commit("workloads.run_group_sweep", sweep_pk)
+
+
 def queue_summary(summary_pk: int) -> None:
     _on_commit("workloads.export_summary", summary_pk)
 

@@ -19,13 +19,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from engine import run_settings  # torch-free, as the next
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from workloads import rules
 from workloads.comparisons import pricing
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
-from workloads.models import ComparisonRun, Document, Probe, Summary, SummaryEmail, Upload, Workload
+from workloads.models import ComparisonRun, Document, GroupSweep, Probe, Summary, SummaryEmail, Upload, Workload
 from workloads.reporting import scheduling
 from workloads.reporting.summary import mail
 from workloads.reporting.summary.pdf_exports import request_summary
@@ -183,6 +184,42 @@ def _progress(run_pk: int):
     return report
 
 
+@shared_task(name="workloads.run_group_sweep")
+def run_group_sweep(sweep_pk: int) -> None:
+    """Run a queued group-size sweep (engine.group_sweep) for real on this worker's device, and keep its report."""
+    from engine.documents import Document as EngineDocument
+    from engine.errors import EngineError
+    from engine.group_sweep import sweep
+    from engine.measure import device_name
+    from engine.probes import Probe as EngineProbe
+
+    if not GroupSweep.claim(sweep_pk):
+        log.info("group-size sweep %s is not queued: already handled", sweep_pk)
+        return
+    job = GroupSweep.objects.select_related("workload").get(pk=sweep_pk)
+    lm = _model(job.model)
+    GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
+    kept = job.settings
+
+    def progress(done: int, planned: int, _message: str) -> None:
+        GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING).update(
+            progress_done=done, progress_total=planned)
+
+    try:
+        report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
+                       [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
+                        for p in job.workload.probes.all()],
+                       run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+    except EngineError as exc:
+        GroupSweep.fail(sweep_pk, str(exc))
+        return
+    except Exception as exc:
+        log.exception("group-size sweep %s failed", sweep_pk)
+        GroupSweep.fail(sweep_pk, f"internal error: {exc}")
+        raise
+    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, report=report, progress_done=F("progress_total"))
+
+
 @shared_task(name="workloads.fail_lost_jobs")
 def fail_lost_jobs() -> int:
     """Fail the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
@@ -196,7 +233,7 @@ def fail_lost_jobs() -> int:
     cutoff = timezone.now() - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_JOB_GRACE_S)
     error = (f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
              "it started, past the hard time limit, so the process was killed or died")
-    failed = sum(job.fail_lost(cutoff, error) for job in (ComparisonRun, Upload, Summary, SummaryEmail))
+    failed = sum(job.fail_lost(cutoff, error) for job in (ComparisonRun, GroupSweep, Upload, Summary, SummaryEmail))
     if failed:
         log.warning("marked %d lost job(s) failed", failed)
     return failed

@@ -1,7 +1,8 @@
 from django.urls import path
 
 from workloads.views import (dashboard, document_pages, export_pages, organisation_pages, planning_page, price_pages,
-                             probe_pages, run_pages, schedule_pages, summary_pages, upload_pages, workload_pages)
+                             probe_pages, run_pages, schedule_pages, summary_pages, sweep_pages, upload_pages,
+                             workload_pages)
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -37,6 +38,8 @@ urlpatterns = [
     path("workloads/<int:pk>/runs/new/", run_pages.run_create, name="run_create"),
     path("workloads/<int:pk>/runs.csv", run_pages.runs_csv, name="runs_csv"),
     path("runs/<int:pk>/", run_pages.run_detail, name="run_detail"),
+    path("workloads/<int:pk>/sweeps/new/", sweep_pages.sweep_create, name="sweep_create"),
+    path("sweeps/<int:pk>/", sweep_pages.sweep_detail, name="sweep_detail"),
     path("runs/<int:pk>/status.json", run_pages.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", run_pages.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/reprice/", run_pages.run_reprice, name="run_reprice"),

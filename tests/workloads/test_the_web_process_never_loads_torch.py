@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 
 from tests.workloads.pages.conftest import make_run, standard_report
-from workloads.models import ApiToken, Document, Summary, Upload
+from workloads.models import ApiToken, Document, GroupSweep, Summary, Upload
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -26,7 +26,7 @@ PAGES = [("dashboard", ()), ("workload_create", ()), ("workload_detail", ("workl
          ("run_create", ("workload",)), ("runs_csv", ("workload",)), ("run_detail", ("run",)),
          ("run_status", ("run",)), ("run_export_csv", ("run",)), ("run_export_json", ("run",)),
          ("workload_history_csv", ("workload",)), ("workload_history_json", ("workload",)), ("price_book", ()),
-         ("run_delete", ("run",)), ("workload_delete", ("workload",))]
+         ("run_delete", ("run",)), ("workload_delete", ("workload",)), ("sweep_detail", ("sweep",))]
 
 SCRIPT = r"""
 import json, sys
@@ -67,7 +67,9 @@ def test_every_page_and_api_read_renders_without_torch(alice, workload, probe, p
                                        tokens=8, lines=1, size_bytes=29)
     upload = Upload.objects.create(workload=workload, created_by=alice)
     Summary.objects.create(run=run, status=Summary.Status.DONE, pdf=b"%PDF-1.7 test", pages=1)
-    ids = {"workload": workload.pk, "run": run.pk, "document": document.pk, "upload": upload.pk, "probe": probe.pk}
+    sweep = GroupSweep.objects.create(workload=workload, model=workload.target_model, group_sizes=[1, 4])
+    ids = {"workload": workload.pk, "run": run.pk, "document": document.pk, "upload": upload.pk, "probe": probe.pk,
+           "sweep": sweep.pk}
     database = settings.DATABASES["default"]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key", "ALLOWED_HOSTS": "testserver",
            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",

@@ -1,6 +1,7 @@
 """The app's tables, one module per part of the domain."""
 
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
+from workloads.models.group_sweeps import GroupSweep
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.schedule_events import ScheduleEvent
@@ -10,7 +11,8 @@ from workloads.models.upload_jobs import Upload, UploadFile, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
-    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
+    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "GroupSweep", "Membership",
+    "Organisation", "Probe",
     "ProbeAnswer", "Role", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
     "UploadItem", "Workload",
 ]

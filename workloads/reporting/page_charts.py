@@ -104,7 +104,8 @@ def _history(workload: Workload) -> list[StrategyResult]:
 
 def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     """What the charts leave out because the engine refused it, said once per page, under its charts."""
-    return [f"{strategy_name(r.strategy)} was refused in {_run_label(r.run)}: {r.refused}" for r in results if r.refused]
+    return [f"{strategy_name(r.strategy)} was refused in {_run_label(r.run)}: {r.refused}"
+            for r in results if r.refused]
 
 
 def workload_refusals(workload: Workload) -> list[str]:
@@ -199,7 +200,8 @@ def flop_breakdown(run: ComparisonRun) -> Chart:
     fig = _figure("strategy", "FLOPs (ledger)", barmode="stack")
     fig.update_xaxes(tickangle=-30)  # full_sliding_window and its neighbours do not fit side by side
     for component in ("attention", "indexer", "linear"):
-        fig.add_trace(go.Bar(x=[strategy_name(r.strategy) for r in ran], y=[getattr(r, f"flops_{component}") for r in ran],
+        fig.add_trace(go.Bar(x=[strategy_name(r.strategy) for r in ran],
+                             y=[getattr(r, f"flops_{component}") for r in ran],
                              name=component, marker=dict(color=COMPONENT_COLOURS[component])))
     fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
     return _chart(name, title, fig)
@@ -231,3 +233,29 @@ def planning(projection) -> Chart:
     else:
         fig.update_yaxes(type="log", rangemode="normal")
     return _chart(name, title, fig, notes=chart_notes.projection_notes(projection))
+
+
+def group_sweep(sweep, against: str) -> Chart:
+    """A group-size sweep's accuracy, with its 95% interval, against its ledger FLOPs or its device seconds (`against`
+    "flops" or "seconds"); the recommended size drawn as a diamond."""
+    name = f"sweep-{against}"
+    title = f"Accuracy against {'ledger FLOPs' if against == 'flops' else 'device seconds'}, by group size"
+    report = sweep.report
+    if not report:
+        return _chart(name, title, None, "The sweep has not finished, so there is nothing to chart yet.")
+    fig = _figure("ledger FLOPs for the probes" if against == "flops" else "device seconds for the probes",
+                  "probes answered correctly (%)")
+    for point in report["points"]:
+        accuracy = point["quality"]["accuracy"] * 100
+        low, high = (bound * 100 for bound in point["quality"]["ci95"])
+        chosen = point["group_size"] == report["recommended"]
+        fig.add_trace(go.Scatter(
+            x=[point[against]], y=[accuracy], mode="markers+text", text=[f"G={point['group_size']}"],
+            textposition="top right", name=f"groups of {point['group_size']}" + (" (recommended)" if chosen else ""),
+            error_y=dict(type="data", symmetric=False, array=[high - accuracy], arrayminus=[accuracy - low]),
+            marker=dict(size=13 if chosen else 10, symbol="diamond" if chosen else "circle"),
+        ))
+    if against == "flops":
+        fig.update_xaxes(exponentformat="SI", ticksuffix="FLOP")
+    fig.update_yaxes(range=[0, 105])
+    return _chart(name, title, fig)

@@ -16,14 +16,15 @@ from workloads.urls import urlpatterns
 # What each page does with a POST; a page that only reads answers any method the same way.
 READS = {"dashboard", "workload_detail", "document_detail", "document_text", "planning", "upload_detail",
          "upload_status", "run_detail", "run_status", "runs_csv", "summary_download", "summary_status",
-         "run_export_csv", "run_export_json", "workload_history_csv", "workload_history_json", "price_book"}
+         "run_export_csv", "run_export_json", "workload_history_csv", "workload_history_json", "price_book",
+         "sweep_detail"}
 VIEWERS_MAY = {"summary_create"}  # a PDF of a run is another way of reading it
 ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_create", "gpu_price_delete",
                "api_price_create", "api_price_delete", "reprice_all", "member_add", "member_role", "member_remove",
                "member_link"}
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
                "upload_create", "probe_create", "probes_generate", "probe_edit", "probe_delete", "run_create",
-               "run_cancel", "run_reprice", "summary_email"}
+               "run_cancel", "run_reprice", "summary_email", "sweep_create"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
               "probe_edit", "probe_delete", "run_create", "schedule_edit"}

@@ -5,6 +5,9 @@ import datetime as dt
 from tests.workloads.pages.conftest import make_run, standard_report
 from workloads.reporting import page_charts
 
+# Charts name strategies as managers read them.
+INDEX_SHARE, DENSE, CHUNKED = "Whole documents (Index Share)", "Whole documents (dense)", "Ask every chunk"
+
 
 def _points(chart) -> dict:
     return {t["name"]: t["y"] for t in chart.figure["data"]}
@@ -17,32 +20,32 @@ def test_dollar_charts_leave_unpriced_runs_out_with_a_note(workload, probe, pric
 
     cost = page_charts.cost_over_time(workload)
     assert cost.element_id == "chart-cost-over-time" and cost.name == "cost-over-time"
-    assert _points(cost) == {"Whole documents (Index Share)": [0.001], "Whole documents (dense)": [0.002], "Ask every chunk": [0.0005]}
+    assert _points(cost) == {INDEX_SHARE: [0.001], DENSE: [0.002], CHUNKED: [0.0005]}
     assert any(f"run {june.pk} of 1 Jun 2026 is left out because it has no dollar figures: no GPU price" in n
                for n in cost.notes)
     # Said once, under the page's charts (page_charts.workload_refusals), not in every chart's notes.
     assert not any("was refused" in n for n in cost.notes)
     assert [n for n in page_charts.workload_refusals(workload) if f"run {march.pk} of 1 Mar 2026" in n] == [
-        f"Whole documents (sliding window) was refused in run {march.pk} of 1 Mar 2026: longer than the model's 8192 positions"]
+        f"Whole documents (sliding window) was refused in run {march.pk} of 1 Mar 2026: longer than the model's 8192 "
+        "positions"]
 
     unit = page_charts.unit_cost_over_time(workload)
-    assert _points(unit)["Whole documents (dense)"] == [0.0005]  # $0.002 over 4 contracts
+    assert _points(unit)[DENSE] == [0.0005]  # $0.002 over 4 contracts
     assert unit.title == "Device cost per contract"
 
     accuracy = page_charts.accuracy_over_time(workload)  # accuracy needs no price: both runs are there
-    assert _points(accuracy) == {"Whole documents (Index Share)": [100.0, 100.0], "Whole documents (dense)": [100.0, 100.0],
-                                 "Ask every chunk": [0.0, 0.0]}
+    assert _points(accuracy) == {INDEX_SHARE: [100.0, 100.0], DENSE: [100.0, 100.0],
+                                 CHUNKED: [0.0, 0.0]}
 
 
 def test_cost_against_quality_marks_the_gated_strategies(workload, probe, prices):
     run = make_run(workload, standard_report(probe))
     chart = page_charts.cost_vs_quality(run)
     traces = {t["name"]: t for t in chart.figure["data"]}
-    # Legends name strategies as managers read them.
-    assert list(traces) == ["Whole documents (Index Share)", "Whole documents (dense)", "Ask every chunk (quality-gated)"]
-    assert traces["Ask every chunk (quality-gated)"]["marker"]["symbol"] == "x"
-    assert [traces[name]["marker"]["symbol"] for name in ("Whole documents (Index Share)", "Whole documents (dense)")] == ["circle", "circle"]
-    assert (traces["Whole documents (Index Share)"]["x"], traces["Whole documents (dense)"]["x"]) == ([0.001], [0.002])
+    assert list(traces) == [INDEX_SHARE, DENSE, f"{CHUNKED} (quality-gated)"]
+    assert traces[f"{CHUNKED} (quality-gated)"]["marker"]["symbol"] == "x"
+    assert [traces[name]["marker"]["symbol"] for name in (INDEX_SHARE, DENSE)] == ["circle", "circle"]
+    assert (traces[INDEX_SHARE]["x"], traces[DENSE]["x"]) == ([0.001], [0.002])
 
 
 def test_an_unpriced_run_has_no_cost_against_quality_chart(workload, probe, prices):

@@ -44,7 +44,8 @@ def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload
     assert "Device dollars need a measured run" in page
     assert "No API dollars: no API price for SmolLM2-135M-Instruct from example-api" in page
     figure = _figure(page)
-    assert [t["name"] for t in figure["data"]] == ["Whole documents (dense)", "Whole documents (naive sparse)", "Whole documents (Index Share)",
+    assert [t["name"] for t in figure["data"]] == ["Whole documents (dense)", "Whole documents (naive sparse)",
+                                                   "Whole documents (Index Share)",
                                                    "Whole documents, cached (dense)",
                                                    "Whole documents, cached (Index Share)", "Ask every chunk"]
     assert escape(chart_notes.FLOPS_INSTEAD) in page

@@ -48,7 +48,8 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
     assert figure["layout"]["barmode"] == "stack"
     traces = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in figure["data"]}
     assert list(traces) == ["attention", "indexer", "linear"]
-    assert traces["indexer"] == {"Whole documents (Index Share)": 5e10, "Whole documents (dense)": 0.0, "Ask every chunk": 0.0}
+    assert traces["indexer"] == {"Whole documents (Index Share)": 5e10, "Whole documents (dense)": 0.0,
+                                   "Ask every chunk": 0.0}
     assert "Whole documents (sliding window) was refused" in page
     assert 'data-chart="cost-vs-quality"' in page
     assert "plotly/plotly.min.js" in page and "js/charts.js" in page

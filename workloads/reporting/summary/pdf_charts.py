@@ -147,11 +147,13 @@ def _over_time(content, name: str, title: str, ylabel: str, value, *, missing: s
         points = [(position[r.run_id], value(r)) for r in content.history_results
                   if r.strategy == strategy and not r.refused]
         left_out = [content.history[x] for x, y in points if y is None]
-        notes += [chart_notes.no_value(strategy_name(strategy), f"run {run.pk}", missing) for run in left_out]
+        notes += [chart_notes.no_value(strategy_name(strategy), f"run {run.pk}", missing)
+                  for run in left_out]
         points = [(x, y) for x, y in points if y is not None]
         if points:
             drawn = True
-            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", color=colour, label=strategy_name(strategy))
+            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", color=colour,
+                    label=strategy_name(strategy))
     if not drawn:
         return Chart(name, title, None, "None of the workload's finished runs has a figure to chart here.",
                      tuple(notes))

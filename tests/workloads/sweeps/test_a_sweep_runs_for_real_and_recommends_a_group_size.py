@@ -1,0 +1,46 @@
+"""A queued sweep runs for real in the task, on the default model, and its page recommends one group size with the
+figures behind it."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.workloads.pages.conftest import html
+from workloads.comparisons.group_sweeps import start_sweep
+from workloads.models import Document, GroupSweep, Probe
+from workloads.tasks import run_group_sweep
+
+pytestmark = pytest.mark.model
+
+MEMO = "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 40
+
+
+def test_the_task_measures_every_size_and_the_page_recommends_one(alice_client, workload, alice):
+    Document.objects.create(workload=workload, name="memo.txt", text=MEMO, tokens=600, lines=160,
+                            size_bytes=len(MEMO))
+    Probe.objects.create(workload=workload, question="What is the monthly service fee?", answer="$4,500")
+    Probe.objects.create(workload=workload, question="When do deliveries arrive?", answer="Tuesdays")
+    # A budget far below the memo, so that the sizes differ in what they select.
+    workload.run_settings = {"window": 64, "topk": 64, "global_blocks": 1}
+    workload.save()
+    sweep = start_sweep(workload, alice, [1, 4])
+
+    run_group_sweep(sweep.pk)
+    run_group_sweep(sweep.pk)  # delivered twice: done once
+
+    sweep.refresh_from_db()
+    assert sweep.status == GroupSweep.Status.SUCCEEDED, sweep.error
+    assert sweep.progress_done == sweep.progress_total == 4 and sweep.device.startswith("cpu")
+    one, four = sweep.report["points"]
+    assert four["flops_indexer"] < one["flops_indexer"]
+    assert sweep.report["recommended"] in (1, 4)
+
+    page = html(alice_client.get(reverse("sweep_detail", args=[sweep.pk])))
+    chosen = sweep.report["points"][[1, 4].index(sweep.report["recommended"])]
+    size, right = chosen["group_size"], sum(chosen["correct"])
+    assert re.search(rf"Share each indexer across {size} layers?: {right} of 2 questions right "
+                     r"\(\d+%, 95% interval \d+%–\d+%\), at [\d.]+ ledger TFLOP", page)
+    assert 'data-chart="sweep-flops"' in page and 'data-chart="sweep-seconds"' in page
+    workload_page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
+    assert f'<a href="{reverse("sweep_detail", args=[sweep.pk])}">sweep {sweep.pk}</a>' in workload_page
