@@ -29,8 +29,8 @@ class ErrorOut(Schema):
     detail: str
 
 
-# Documented on every operation (401 and 403 come from the token check).
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+# Documented on every operation (401, 403 and 429 come from the token check).
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 CONFLICT = {409: ErrorOut}
 
 
