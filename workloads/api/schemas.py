@@ -254,7 +254,11 @@ class RunOut(Schema):
     started_at: dt.datetime | None
     finished_at: dt.datetime | None
     device: str
-    pricing_error: str = Field(description="why the run could not be priced; empty when priced")
+    api_provider: str = Field(description="the provider of the API model it is compared against: its workload's "
+                                          "when it was queued (empty: none)")
+    api_model: str = Field(description="the API model it is compared against and re-priced with, whatever its "
+                                       "workload names now")
+    pricing_error: str = Field(description="why the run could not be priced (its latest pricing); empty when priced")
     priced_at: dt.datetime | None
 
 
@@ -348,10 +352,32 @@ class AlertOut(Schema):
     message: str = Field(description="one plain sentence with the figures and the periods")
 
 
+class PricingDollarsOut(Schema):
+    device_dollars: float | None
+    api_dollars: float | None
+
+
+class PricingOut(Schema):
+    kind: Literal["original", "repricing", "carried_over"] = Field(description=(
+        "original: priced when it finished; repricing: priced again later; carried_over: the pricing of a run priced "
+        "before every pricing was kept"))
+    label: str = Field(description='"Re-priced by alice on 4 Dec 2026 14:03"')
+    created_at: dt.datetime
+    created_by: str | None = Field(description="who asked for a re-pricing; null for the original")
+    gpu_price_id: int | None
+    api_price_id: int | None
+    api_provider: str
+    api_model: str
+    error: str = Field(description="why it could not be priced; empty when it was")
+    dollars: dict[str, PricingDollarsOut] = Field(description="per strategy that ran")
+
+
 class RunDetailOut(RunOut):
     versions: dict[str, Any] = Field(description="versions of what produced the run")
-    prices: PricesUsedOut
+    prices: PricesUsedOut = Field(description="the entries of its latest pricing, which results' dollars are")
     results: list[ResultOut]
+    pricings: list[PricingOut] = Field(description="every pricing of the run, oldest first: re-pricing adds one and "
+                                                   "never changes an earlier one")
     changes: dict[str, Any] = Field(description=(
         "what changed since the previous period's run, {} when there is none: previous_run, previous_period, unit "
         "and strategies (those that ran in both) -> cost and unit_cost {previous, current, delta, percent} in device "

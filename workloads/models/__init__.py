@@ -3,6 +3,7 @@
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
+from workloads.models.run_pricings import RunPricing
 from workloads.models.schedule_events import ScheduleEvent
 from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
@@ -11,6 +12,6 @@ from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
-    "ProbeAnswer", "Role", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
+    "ProbeAnswer", "Role", "RunPricing", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
     "UploadItem", "Workload",
 ]
