@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
+from pydantic import AfterValidator, ConfigDict, StringConstraints, WithJsonSchema, field_validator
 
 from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
 from workloads import rules
@@ -60,7 +60,13 @@ def Text(max_length: int, min_length: int = 0) -> Any:
                      AfterValidator(_text)]
 
 
-Price = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=4, allow_inf_nan=False)]
+# Dollars with up to 6 digits before the point and 4 after, as the price book's columns hold them. Its schema says
+# exactly that (pydantic's own says any string, "" included, which the server refuses): a number, or a string of
+# digits, so that "0.15" keeps its decimals exactly.
+PRICE_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,4})?$"
+Price = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=4, allow_inf_nan=False), WithJsonSchema({
+    "anyOf": [{"type": "number", "minimum": 0, "maximum": 999999.9999, "multipleOf": 0.0001},
+              {"type": "string", "pattern": PRICE_PATTERN}]})]
 
 
 class Input(Schema):
@@ -75,7 +81,10 @@ class WorkloadIn(Input):
         description="unique within your organisation, ignoring case, character width and runs of spaces; "
                     "no invisible characters",
         examples=["Supplier contracts"])
-    kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
+    # Literal, not the Kind enum: pydantic names an enum's component by its class name, and Probe.Kind is "Kind" too,
+    # so the schema listed the probe kinds here.
+    kind: Literal[tuple(Workload.Kind.values)] = Field(  # type: ignore[valid-type]
+        Workload.Kind.OTHER.value, description="what the documents are; sets the unit of work")
     description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")
     expected_volume: int = Field(0, ge=0, le=rules.EXPECTED_VOLUME_MAX,
                                  description="units of work per month (contracts, tickets, thousand lines)")
@@ -168,7 +177,7 @@ class ProbeIn(Input):
         description="a question about the documents; no invisible characters")
     answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
         description="the short expected answer, on one line; no invisible characters")
-    kind: Probe.Kind = Field(Probe.Kind.USER)
+    kind: Literal[tuple(Probe.Kind.values)] = Field(Probe.Kind.USER.value)  # type: ignore[valid-type]
     source: Text(1000) = Field("", description="where in the documents the answer is")
 
 
