@@ -77,6 +77,10 @@ class Input(Schema):
 
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"name": "Office leases", "kind": "contracts", "description": "the leases of our offices",
+         "expected_volume": 40, "target_model": "SmolLM2-135M-Instruct", "api_provider": "ExampleAI",
+         "api_model": "small-model-v2"}]})
     name: Key(rules.NAME_MAX) = Field(
         description="unique within your organisation, ignoring case, character width and runs of spaces; "
                     "no invisible characters",
@@ -173,6 +177,9 @@ class UploadOut(Schema):
 # No invisible characters in a probe: scoring reads one as a space, so "90\u200bdays" could never match "90days";
 # in a question it is text the model reads that nobody sees.
 class ProbeIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"question": "What is the notice period?", "answer": "90 days", "kind": "user",
+         "source": "master-services-agreement.txt, section 12"}]})
     question: Annotated[Text(rules.QUESTION_MAX, min_length=1), AfterValidator(_no_invisible)] = Field(
         description="a question about the documents; no invisible characters")
     answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
@@ -205,6 +212,8 @@ Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 
 
 class RunIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {}, {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 512, "chunk_overlap": 32, "topk": 256}]})
     strategies: list[Strategy] | None = Field(
         None, min_length=1, max_length=len(STRATEGIES),
         description=f"strategies to compare; by default {', '.join(DEFAULT_STRATEGIES)}")
@@ -272,6 +281,9 @@ class RunOut(Schema):
 
 
 class GpuPriceIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"device_class": "H200", "per_hour": "3.50", "effective_from": "2026-01-01",
+         "source": "GPU cloud list price, January 2026"}]})
     device_class: Key(50) = Field(description='"cpu", "H200", "H100", "A100", "L4" ...; matched inside device names')
     per_hour: Price = Field(description="dollars per device hour, up to 4 decimals")
     effective_from: dt.date = Field(description="in force from this date until a later entry for the same class")
@@ -288,6 +300,9 @@ class GpuPriceOut(Schema):
 
 
 class ApiPriceIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"provider": "ExampleAI", "model": "small-model-v2", "input_per_mtok": "0.15", "cached_input_per_mtok": "0.075",
+         "output_per_mtok": "0.60", "effective_from": "2026-01-01", "source": "ExampleAI's price page"}]})
     provider: Key(100)
     model: Key(200)
     input_per_mtok: Price = Field(description="dollars per million input tokens, up to 4 decimals")
