@@ -108,7 +108,7 @@ def list_documents(request, workload_id: int):
 @router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
              summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
-        ..., description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
+        ..., min_length=1, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
                          "Content-Disposition: form-data; name=\"files\"; filename=\"...\", its headers in UTF-8"),
         replace_same_names: bool = Form(False, description="a document whose name the workload has replaces that "
                                         "document's text (a new version), instead of being skipped")):
