@@ -39,7 +39,8 @@ FROM cpu AS web
 ENV PORT=8000
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["python", "deploy/healthcheck.py"]
-CMD ["gunicorn", "costplanner.wsgi", "--timeout", "120", "--access-logfile", "-"]
+# deploy/gunicorn.conf.py keeps gunicorn from naming itself in a Server header.
+CMD ["gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py", "--timeout", "120", "--access-logfile", "-"]
 
 FROM base AS gpu
 # Triton compiles a small launcher for its kernels with the system C compiler, at run time.

@@ -4,9 +4,12 @@ Production sets DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis). `make r
 sets SQLite and kombu's filesystem broker, so the embedded default needs no server.
 """
 
+import datetime as dt
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -14,6 +17,12 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key" if DEBUG else environ.Env.NOTSET)
+# .env.example's placeholder (its every secret says "change-me") signs sessions and password links that anyone
+# who read the example could forge: refused outright, in every process, not left to `check --deploy`'s W009.
+if not DEBUG and "change-me" in SECRET_KEY.lower():
+    raise ImproperlyConfigured(
+        "SECRET_KEY is still .env.example's placeholder: set it to 50 or more random characters, e.g. the output of "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])  # e.g. https://costplanner.example.com
 # Behind a TLS-terminating proxy: trust its X-Forwarded-Proto, and keep cookies and browsers on HTTPS.
@@ -23,6 +32,43 @@ SECURE_PROXY_SSL_HEADER = (
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+# Reverse proxies in front of gunicorn that each append the client's address to X-Forwarded-For (0: none, the
+# socket's peer is the client). Failed sign-ins are counted per address (workloads/sign_in_throttle.py).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+
+# Failed sign-ins, on the login form or with an API token, counted by django-axes per username and per address.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = "workloads.sign_in_throttle.lockout_parameters"
+AXES_CLIENT_IP_CALLABLE = "workloads.sign_in_throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "workloads.sign_in_throttle.lockout_response"
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Content-Security-Policy (django-csp: Django 5.2 has no CSP of its own; 6.0 does). The pages run no inline script
+# and no inline style, and load everything, plotly.js included, from this site. plotly.js (7.1.0's bundle) adds two
+# <style> elements as it loads: an empty one, which it then fills through the CSSOM (allowed), and its map library's
+# fixed CSS. Their hashes allow exactly those two and no other inline style; a plotly upgrade that changes them
+# fails tests/workloads/browser/test_charts_draw_under_the_content_security_policy.py, which prints the new hash.
+# Its images of a chart are data: URLs.
+PLOTLY_STYLE_HASHES = ["'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",  # the empty <style>
+                       "'sha256-ji27qzEtxXZW+7dun6UwjHXJ18e6WAin1VvNtkzIE/o='"]  # maplibre-gl's CSS
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, *PLOTLY_STYLE_HASHES],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Browser features no page uses, turned off for the site and anything it might frame.
+PERMISSIONS_POLICY = ("accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+                      "payment=(), usb=()")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -33,11 +79,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_celery_beat",
     "ninja",  # serves the API docs page's Swagger UI from static, not a CDN
+    "axes",  # failed sign-ins throttled (workloads/sign_in_throttle.py)
     "workloads",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "workloads.middleware.PermissionsPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files from gunicorn itself, before any view
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -48,6 +97,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "workloads.middleware.ApiErrorsAsJson",
     "workloads.middleware.MethodNotAllowedPage",
+    "axes.middleware.AxesMiddleware",  # last: it answers a sign-in it locked out with its lockout response
 ]
 
 ROOT_URLCONF = "costplanner.urls"

@@ -3,12 +3,14 @@
 OrganisationTimeZone  pages show times on the organisation's clock
 ApiErrorsAsJson       every error under /api/ in the API's one JSON shape
 MethodNotAllowedPage  a page, not a blank body, for a method a page does not take
+PermissionsPolicy     browser features no page uses are turned off (runs first, with SecurityMiddleware)
 """
 
 from __future__ import annotations
 
 import zoneinfo
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -71,4 +73,18 @@ class MethodNotAllowedPage:
             return response
         response.content = render_to_string("405.html", {"allowed": response["Allow"]}, request=request)
         response["Content-Type"] = "text/html; charset=utf-8"
+        return response
+
+
+class PermissionsPolicy:
+    """Permissions-Policy on every response: the browser features no page uses (settings.PERMISSIONS_POLICY) are
+    off, so a script that got in, or a page that frames ours, cannot ask for them."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.policy = settings.PERMISSIONS_POLICY
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.setdefault("Permissions-Policy", self.policy)
         return response

@@ -15,13 +15,15 @@ DESCRIPTION = """Compare chunked and full-context inference on your own document
 **Authentication**: every endpoint needs `Authorization: Bearer <token>`; make a token with
 `python manage.py createapitoken --user NAME --org ORG`. Everything is scoped to the token
 user's organisation, and their role there says what they may change: a viewer only reads (and
-exports PDF summaries), a member also uploads, adds probes, starts, cancels and re-prices runs and
-mails summaries, an admin also adds prices and deletes workloads and runs.
+exports PDF summaries), a member also uploads, adds probes, starts and cancels runs and mails
+summaries, an admin also adds prices, re-prices runs (each re-pricing is kept beside the earlier
+ones) and deletes workloads and runs.
 
 **Errors** are JSON, `{"detail": "<the first problem>"}`:
 400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or
 unknown token, 403 for a user without an organisation or whose role does not allow the action,
-404 for anything not in your organisation, 409 for an action the object's state does not allow.
+404 for anything not in your organisation, 409 for an action the object's state does not allow,
+429 for an address that sent too many unknown tokens (or wrong passwords), until the failures are old enough.
 """
 
 api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openapi_url="/openapi.json",

@@ -4,24 +4,30 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja.errors import AuthorizationError
+from ninja.errors import AuthorizationError, HttpError
 from ninja.security import HttpBearer
 
+from workloads import sign_in_throttle
 from workloads.models import ApiToken, Membership
 
 
 class TokenAuth(HttpBearer):
     """Returns the token's user (request.auth); None (401) for a missing, unknown or inactive user's token.
 
-    A valid token whose user belongs to no organisation is 403: it may see nothing.
+    A valid token whose user belongs to no organisation is 403: it may see nothing. Unknown tokens count as failed
+    sign-ins from their address, like wrong passwords on the login form: past the limit, the address gets 429 with
+    any token, until the failures are old enough (workloads.sign_in_throttle).
     """
 
     def authenticate(self, request: HttpRequest, token: str):
+        if sign_in_throttle.token_refused(request):
+            raise HttpError(429, sign_in_throttle.lockout_message())
         if not token:
             return None
         found = (ApiToken.objects.select_related("user__membership__organisation")
                  .filter(digest=ApiToken.hash(token), user__is_active=True).first())
         if found is None:
+            sign_in_throttle.token_failed(request)
             return None
         # A plain UPDATE: no read-modify-write race between concurrent requests with one token.
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=timezone.now())

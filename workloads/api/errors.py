@@ -29,9 +29,16 @@ class ErrorOut(Schema):
     detail: str
 
 
-# Documented on every operation (401 and 403 come from the token check).
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+# Documented on every operation (401, 403 and 429 come from the token check).
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 CONFLICT = {409: ErrorOut}
+
+
+# Django's multipart parser drops a part whose headers are not valid UTF-8 without a word, so an upload of a file
+# named in Latin-1 arrives with no files at all: the answer says how a file part must look, not only that none came.
+NO_FILES = ('files: no file arrived. Send each file as a multipart part with the header Content-Disposition: '
+            'form-data; name="files"; filename="..." in UTF-8: a part whose headers are not valid UTF-8 (a file name '
+            'in Latin-1, say) cannot be read, and is dropped')
 
 
 def describe_schema_error(errors: list[dict]) -> str:
@@ -39,6 +46,8 @@ def describe_schema_error(errors: list[dict]) -> str:
     if not errors:
         return "invalid request"
     first = errors[0]
+    if tuple(first.get("loc", ())) == ("file", "files") and first.get("type") == "missing":
+        return NO_FILES
     loc = [str(part) for part in first.get("loc", ())]
     where = [part for i, part in enumerate(loc) if not (i == 0 and part in _SOURCES) and part not in _ARGUMENTS]
     message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")

@@ -11,7 +11,7 @@ from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing
 from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, start_run
-from workloads.models import ComparisonRun, GpuPrice, Role, StrategyResult
+from workloads.models import ComparisonRun, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
 from workloads.reporting.data_exports import download, history_csv
 
@@ -27,7 +27,8 @@ def run_out(run: ComparisonRun) -> dict:
         "progress": {"done": run.progress_done, "total": run.progress_total, "percent": run.progress_percent,
                      "message": run.progress_message},
         "error": run.error, "created_at": run.created_at, "started_at": run.started_at,
-        "finished_at": run.finished_at, "device": run.device, "pricing_error": run.pricing_error,
+        "finished_at": run.finished_at, "device": run.device, "api_provider": run.api_provider,
+        "api_model": run.api_model, "pricing_error": run.pricing_error,
         "priced_at": run.priced_at,
     }
 
@@ -47,6 +48,13 @@ def _price_out(entry: GpuPrice | None) -> dict | None:
     return {f.name: getattr(entry, f.name) for f in entry._meta.concrete_fields if f.name != "organisation"}
 
 
+def _pricing_out(kept: RunPricing) -> dict:
+    return {"kind": kept.kind, "label": kept.label, "created_at": kept.created_at,
+            "created_by": kept.created_by.username if kept.created_by else None, "gpu_price_id": kept.gpu_price_id,
+            "api_price_id": kept.api_price_id, "api_provider": kept.api_provider, "api_model": kept.api_model,
+            "error": kept.error, "dollars": kept.dollars}
+
+
 def run_detail_out(run: ComparisonRun, answers: bool = False) -> dict:
     results = run.results.all()
     if answers:
@@ -55,6 +63,7 @@ def run_detail_out(run: ComparisonRun, answers: bool = False) -> dict:
         "versions": run.versions or {},
         "prices": {"gpu": _price_out(run.gpu_price), "api": _price_out(run.api_price)},
         "results": [_result_out(r, answers) for r in results],
+        "pricings": [_pricing_out(p) for p in run.pricings.select_related("created_by")],
         "changes": run.changes,
         "alerts": [{"kind": a.kind, "strategy": a.strategy, "message": a.message} for a in run.alerts.all()],
     }
@@ -114,12 +123,13 @@ def cancel(request, run_id: int):
 
 
 @router.post("/runs/{run_id}/reprice", response={200: RunDetailOut, **ERRORS, **CONFLICT},
-             summary="Price a succeeded run again with the price book entries in force on its date")
+             summary="Price a succeeded run again with the price book entries in force on its date and the API model "
+                     "it was queued with (admins): a new pricing, kept beside the earlier ones")
 def reprice(request, run_id: int):
-    run = run_of(request, run_id, Role.MEMBER)
+    run = run_of(request, run_id, Role.ADMIN)
     if run.status != ComparisonRun.Status.SUCCEEDED:
         raise HttpError(409, f"only a succeeded run can be priced; run {run.pk} is {run.status}")
-    pricing.price_run(run)
+    pricing.price_run(run, by=request.auth)
     return run_detail_out(run_of(request, run.pk))
 
 

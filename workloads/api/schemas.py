@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, ConfigDict, StringConstraints, field_validator
+from pydantic import AfterValidator, ConfigDict, StringConstraints, WithJsonSchema, field_validator
 
 from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
 from workloads import rules
@@ -60,7 +60,13 @@ def Text(max_length: int, min_length: int = 0) -> Any:
                      AfterValidator(_text)]
 
 
-Price = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=4, allow_inf_nan=False)]
+# Dollars with up to 6 digits before the point and 4 after, as the price book's columns hold them. Its schema says
+# exactly that (pydantic's own says any string, "" included, which the server refuses): a number, or a string of
+# digits, so that "0.15" keeps its decimals exactly.
+PRICE_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,4})?$"
+Price = Annotated[Decimal, Field(ge=0, max_digits=10, decimal_places=4, allow_inf_nan=False), WithJsonSchema({
+    "anyOf": [{"type": "number", "minimum": 0, "maximum": 999999.9999, "multipleOf": 0.0001},
+              {"type": "string", "pattern": PRICE_PATTERN}]})]
 
 
 class Input(Schema):
@@ -71,11 +77,18 @@ class Input(Schema):
 
 # Limits and rules come from workloads.rules, shared with the web's WorkloadForm (and ProbeForm below).
 class WorkloadIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"name": "Office leases", "kind": "contracts", "description": "the leases of our offices",
+         "expected_volume": 40, "target_model": "SmolLM2-135M-Instruct", "api_provider": "ExampleAI",
+         "api_model": "small-model-v2"}]})
     name: Key(rules.NAME_MAX) = Field(
         description="unique within your organisation, ignoring case, character width and runs of spaces; "
                     "no invisible characters",
         examples=["Supplier contracts"])
-    kind: Workload.Kind = Field(Workload.Kind.OTHER, description="what the documents are; sets the unit of work")
+    # Literal, not the Kind enum: pydantic names an enum's component by its class name, and Probe.Kind is "Kind" too,
+    # so the schema listed the probe kinds here.
+    kind: Literal[tuple(Workload.Kind.values)] = Field(  # type: ignore[valid-type]
+        Workload.Kind.OTHER.value, description="what the documents are; sets the unit of work")
     description: Text(rules.DESCRIPTION_MAX) = Field("", description="free text")
     expected_volume: int = Field(0, ge=0, le=rules.EXPECTED_VOLUME_MAX,
                                  description="units of work per month (contracts, tickets, thousand lines)")
@@ -164,11 +177,14 @@ class UploadOut(Schema):
 # No invisible characters in a probe: scoring reads one as a space, so "90\u200bdays" could never match "90days";
 # in a question it is text the model reads that nobody sees.
 class ProbeIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"question": "What is the notice period?", "answer": "90 days", "kind": "user",
+         "source": "master-services-agreement.txt, section 12"}]})
     question: Annotated[Text(rules.QUESTION_MAX, min_length=1), AfterValidator(_no_invisible)] = Field(
         description="a question about the documents; no invisible characters")
     answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
         description="the short expected answer, on one line; no invisible characters")
-    kind: Probe.Kind = Field(Probe.Kind.USER)
+    kind: Literal[tuple(Probe.Kind.values)] = Field(Probe.Kind.USER.value)  # type: ignore[valid-type]
     source: Text(1000) = Field("", description="where in the documents the answer is")
 
 
@@ -196,6 +212,8 @@ Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 
 
 class RunIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {}, {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 512, "chunk_overlap": 32, "topk": 256}]})
     strategies: list[Strategy] | None = Field(
         None, min_length=1, max_length=len(STRATEGIES),
         description=f"strategies to compare; by default {', '.join(DEFAULT_STRATEGIES)}")
@@ -254,11 +272,18 @@ class RunOut(Schema):
     started_at: dt.datetime | None
     finished_at: dt.datetime | None
     device: str
-    pricing_error: str = Field(description="why the run could not be priced; empty when priced")
+    api_provider: str = Field(description="the provider of the API model it is compared against: its workload's "
+                                          "when it was queued (empty: none)")
+    api_model: str = Field(description="the API model it is compared against and re-priced with, whatever its "
+                                       "workload names now")
+    pricing_error: str = Field(description="why the run could not be priced (its latest pricing); empty when priced")
     priced_at: dt.datetime | None
 
 
 class GpuPriceIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"device_class": "H200", "per_hour": "3.50", "effective_from": "2026-01-01",
+         "source": "GPU cloud list price, January 2026"}]})
     device_class: Key(50) = Field(description='"cpu", "H200", "H100", "A100", "L4" ...; matched inside device names')
     per_hour: Price = Field(description="dollars per device hour, up to 4 decimals")
     effective_from: dt.date = Field(description="in force from this date until a later entry for the same class")
@@ -275,6 +300,9 @@ class GpuPriceOut(Schema):
 
 
 class ApiPriceIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"provider": "ExampleAI", "model": "small-model-v2", "input_per_mtok": "0.15", "cached_input_per_mtok": "0.075",
+         "output_per_mtok": "0.60", "effective_from": "2026-01-01", "source": "ExampleAI's price page"}]})
     provider: Key(100)
     model: Key(200)
     input_per_mtok: Price = Field(description="dollars per million input tokens, up to 4 decimals")
@@ -348,10 +376,32 @@ class AlertOut(Schema):
     message: str = Field(description="one plain sentence with the figures and the periods")
 
 
+class PricingDollarsOut(Schema):
+    device_dollars: float | None
+    api_dollars: float | None
+
+
+class PricingOut(Schema):
+    kind: Literal["original", "repricing", "carried_over"] = Field(description=(
+        "original: priced when it finished; repricing: priced again later; carried_over: the pricing of a run priced "
+        "before every pricing was kept"))
+    label: str = Field(description='"Re-priced by alice on 4 Dec 2026 14:03"')
+    created_at: dt.datetime
+    created_by: str | None = Field(description="who asked for a re-pricing; null for the original")
+    gpu_price_id: int | None
+    api_price_id: int | None
+    api_provider: str
+    api_model: str
+    error: str = Field(description="why it could not be priced; empty when it was")
+    dollars: dict[str, PricingDollarsOut] = Field(description="per strategy that ran")
+
+
 class RunDetailOut(RunOut):
     versions: dict[str, Any] = Field(description="versions of what produced the run")
-    prices: PricesUsedOut
+    prices: PricesUsedOut = Field(description="the entries of its latest pricing, which results' dollars are")
     results: list[ResultOut]
+    pricings: list[PricingOut] = Field(description="every pricing of the run, oldest first: re-pricing adds one and "
+                                                   "never changes an earlier one")
     changes: dict[str, Any] = Field(description=(
         "what changed since the previous period's run, {} when there is none: previous_run, previous_period, unit "
         "and strategies (those that ran in both) -> cost and unit_cost {previous, current, delta, percent} in device "

@@ -108,11 +108,12 @@ def list_documents(request, workload_id: int):
 @router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
              summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
-        None, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them"),
+        ..., min_length=1, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
+                         "Content-Disposition: form-data; name=\"files\"; filename=\"...\", its headers in UTF-8"),
         replace_same_names: bool = Form(False, description="a document whose name the workload has replaces that "
                                         "document's text (a new version), instead of being skipped")):
     workload = workload_of(request, workload_id, Role.MEMBER)
-    upload = accept_upload(workload, request.auth, files or [], replace_same_names)
+    upload = accept_upload(workload, request.auth, files, replace_same_names)
     return Status(202, {"id": upload.pk, "status": upload.status})
 
 

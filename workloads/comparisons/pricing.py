@@ -1,8 +1,11 @@
 """Dollars for a run from the price book entries in force on its date.
 
 Prices are never guessed: a model or device with no entry in force is a PricingError,
-and the run's dollar columns stay empty (never $0) until the price book has one. A workload
-that chose no API model to compare against has no API dollars, and that is no error.
+and the run's dollar columns stay empty (never $0) until the price book has one. A run
+compared against no API model has no API dollars, and that is no error.
+
+Each pricing is kept (RunPricing): the first, when the run finishes, and every re-pricing beside it. A re-pricing
+prices the API model the run was queued with, whatever its workload names now, and only admins may ask for one.
 """
 
 from __future__ import annotations
@@ -12,10 +15,9 @@ import re
 
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
 
 from engine.run_settings import CACHED_MODES
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, StrategyResult, Workload
+from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, RunPricing, StrategyResult, Workload
 from workloads.reporting.changes import record_changes
 
 
@@ -70,6 +72,13 @@ def workload_api_price(workload: Workload, on: dt.date) -> ApiPrice | None:
     return api_price(workload.organisation, workload.api_provider, workload.api_model, on)
 
 
+def run_api_price(run: ComparisonRun, on: dt.date) -> ApiPrice | None:
+    """The price in force on `on` of the API model the run was queued with; None when it had none."""
+    if not (run.api_provider or run.api_model):
+        return None
+    return api_price(run.workload.organisation, run.api_provider, run.api_model, on)
+
+
 def api_models(organisation: Organisation, on: dt.date) -> list[ApiPrice]:
     """One entry per (provider, model) pair of the price book, to choose from: the one in force on `on`, or, for a
     pair priced only from a later date, its first entry."""
@@ -110,16 +119,20 @@ def _prefix_tokens(run: ComparisonRun, strategy: str) -> int:
     return (reported.get("prefix_tokens") or 0) if strategy in CACHED_MODES else 0
 
 
-def price_run(run: ComparisonRun) -> None:
-    """(Re-)price every result of a finished run with the entries in force on the run's date,
-    then record what changed since the previous period's run."""
+def price_run(run: ComparisonRun, by=None) -> RunPricing:
+    """Price every result of a finished run with the entries in force on the run's date, as a new pricing kept
+    beside the run's earlier ones (the first is its original; `by` is who asked for a re-pricing). The run's dollar
+    columns become this pricing's; then what changed since the previous period's run is recorded."""
     workload = run.workload
     on = run.day
     with transaction.atomic():
+        # The run's row first: two re-pricings at once are kept one after the other, and only one is the original.
+        ComparisonRun.objects.select_for_update().filter(pk=run.pk).first()
         results = list(run.results.select_for_update())
+        kind = RunPricing.Kind.REPRICING if run.pricings.exists() else RunPricing.Kind.ORIGINAL
         try:
             gpu = gpu_price(workload.organisation, run.device, on)
-            api = workload_api_price(workload, on)
+            api = run_api_price(run, on)
         except PricingError as exc:
             run.gpu_price = run.api_price = None
             run.pricing_error = str(exc)
@@ -134,6 +147,11 @@ def price_run(run: ComparisonRun) -> None:
                 r.api_dollars = None if api is None else api_dollars(r, api, _prefix_tokens(run, r.strategy))
         for r in results:
             r.save(update_fields=["device_dollars", "api_dollars"])
-        run.priced_at = timezone.now()
+        kept = RunPricing.objects.create(
+            run=run, kind=kind, created_by=by, gpu_price=run.gpu_price, api_price=run.api_price,
+            api_provider=run.api_provider, api_model=run.api_model, error=run.pricing_error,
+            dollars={r.strategy: {"device_dollars": r.device_dollars, "api_dollars": r.api_dollars} for r in results})
+        run.priced_at = kept.created_at
         run.save(update_fields=["gpu_price", "api_price", "pricing_error", "priced_at"])
         record_changes(run)
+    return kept

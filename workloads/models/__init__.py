@@ -4,6 +4,7 @@ from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, 
 from workloads.models.group_sweeps import GroupSweep
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
+from workloads.models.run_pricings import RunPricing
 from workloads.models.schedule_events import ScheduleEvent
 from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
@@ -12,7 +13,7 @@ from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "GroupSweep", "Membership",
-    "Organisation", "Probe",
-    "ProbeAnswer", "Role", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
+    "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing", "ScheduleEvent", "StrategyResult", "Summary",
+    "SummaryEmail", "Upload", "UploadFile",
     "UploadItem", "Workload",
 ]

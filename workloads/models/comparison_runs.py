@@ -77,7 +77,13 @@ class ComparisonRun(Job):
     documents = models.JSONField(null=True, blank=True)
     report = models.JSONField(null=True, blank=True)
 
-    # Pricing: the price book entries in force on the run's date, or why it could not be priced.
+    # The API model it is compared against: the workload's when it was queued. A later change of the workload's
+    # choice applies to later runs; re-pricing this one still prices this model.
+    api_provider = models.CharField(max_length=100, blank=True)
+    api_model = models.CharField(max_length=200, blank=True)
+
+    # Pricing: its latest pricing's price book entries (all its pricings are RunPricing rows), or why it could not
+    # be priced.
     gpu_price = models.ForeignKey(GpuPrice, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     api_price = models.ForeignKey(ApiPrice, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     pricing_error = models.TextField(blank=True)
@@ -104,6 +110,8 @@ class ComparisonRun(Job):
             period = period_of(self.workload, self.created_at or timezone.now())
             self.period, self.period_start = period.label, period.start
             self.time_zone = self.workload.organisation.timezone
+        if self._state.adding and not (self.api_provider or self.api_model):
+            self.api_provider, self.api_model = self.workload.api_provider, self.workload.api_model
         super().save(*args, **kwargs)
 
     @property

@@ -78,8 +78,8 @@ ROLE_DUTIES = {
                  "but changes nothing",
     Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
                  "and edits workloads and schedules",
-    Role.ADMIN: "also sets prices and re-prices all runs at once, sets the time zone and who gets the PDFs, "
-                "deletes workloads and runs and manages the members",
+    Role.ADMIN: "also sets prices and re-prices runs (each re-pricing kept beside the earlier ones), sets the time "
+                "zone and who gets the PDFs, deletes workloads and runs and manages the members",
 }
 
 

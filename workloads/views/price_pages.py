@@ -92,7 +92,7 @@ def reprice_all(request: HttpRequest) -> HttpResponse:
                  .select_related("workload__organisation").order_by("created_at", "pk"))
     failed = []
     for run in succeeded:
-        pricing.price_run(run)
+        pricing.price_run(run, by=request.user)
         if run.pricing_error:
             failed.append(run)
     priced = len(succeeded) - len(failed)

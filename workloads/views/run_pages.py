@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from workloads import deletion
-from workloads.comparisons import fit, pricing, starting
+from workloads.comparisons import fit, pricing, pricing_history, starting
 from workloads.documents import document_sets
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
@@ -89,6 +89,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chart_refusals": page_charts.refusal_notes(results),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
+        "pricings": pricing_history.table(run, results),
         "refirable_period": _refirable_period(run),
         "settings": [(name.replace("_", " "), getattr(run, name)) for name in starting.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
@@ -131,15 +132,17 @@ def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
-    run = access.run_for(request.user, pk, Role.MEMBER)
+    """A new pricing beside the run's earlier ones (admins only: it changes every figure the run reports)."""
+    run = access.run_for(request.user, pk, Role.ADMIN)
     if run.status != ComparisonRun.Status.SUCCEEDED:
         messages.error(request, "Only a finished comparison can be priced.")
         return redirect("run_detail", pk=run.pk)
-    pricing.price_run(run)
+    pricing.price_run(run, by=request.user)
     if run.pricing_error:
         messages.error(request, f"Could not price this comparison: {run.pricing_error}")
     else:
-        messages.success(request, "Priced with the price book entries in force on the run's date.")
+        messages.success(request, "Priced with the price book entries in force on the run's date; the earlier "
+                                  "pricings stay beside it.")
     return redirect("run_detail", pk=run.pk)
 
 

@@ -4,6 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
+from workloads.api.errors import NO_FILES
 from workloads.models import Upload, UploadFile, UploadItem
 
 
@@ -73,13 +74,13 @@ def _refused(as_alice, workload, files) -> dict:
 
 
 def test_it_refuses_a_request_without_files(as_alice, workload):
-    assert _refused(as_alice, workload, []) == {"detail": "choose at least one file to upload"}
+    assert _refused(as_alice, workload, []) == {"detail": NO_FILES}
 
 
 def test_it_refuses_a_json_body_instead_of_files(as_alice, workload):
     response = as_alice.post(f"/workloads/{workload.pk}/documents", {"files": ["a.txt"]})
 
-    assert (response.status_code, response.json()) == (400, {"detail": "choose at least one file to upload"})
+    assert (response.status_code, response.json()) == (400, {"detail": NO_FILES})
 
 
 def test_it_refuses_an_empty_file_and_saves_none_of_them(as_alice, workload):

@@ -56,6 +56,7 @@ def browser(request, tmp_path, downloads, artefacts):
     options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                               "download.prompt_for_download": False,
                                               "plugins.always_open_pdf_externally": True})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, where CSP refusals show
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     # Headless Chromium may ignore the profile's download preferences; DevTools sets them for certain.
     driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})

@@ -20,11 +20,11 @@ READS = {"dashboard", "workload_detail", "document_detail", "document_text", "pl
          "sweep_detail"}
 VIEWERS_MAY = {"summary_create"}  # a PDF of a run is another way of reading it
 ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_create", "gpu_price_delete",
-               "api_price_create", "api_price_delete", "reprice_all", "member_add", "member_role", "member_remove",
-               "member_link"}
+               "api_price_create", "api_price_delete", "reprice_all", "run_reprice", "member_add", "member_role",
+               "member_remove", "member_link"}
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
                "upload_create", "probe_create", "probes_generate", "probe_edit", "probe_delete", "run_create",
-               "run_cancel", "run_reprice", "summary_email", "sweep_create"}
+               "run_cancel", "summary_email", "sweep_create"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
               "probe_edit", "probe_delete", "run_create", "schedule_edit"}
@@ -142,8 +142,10 @@ def test_pages_offer_each_role_only_what_it_may_do(things, alice, bob, vera, pag
     assert offered["bob"] <= VIEWERS_MAY | MEMBERS_MAY
     assert offered["bob"] >= offered["vera"]
     assert offered["alice"] >= offered["bob"]
-    if page in ("workload_detail", "run_detail"):
+    if page == "workload_detail":
         assert offered["bob"] - offered["vera"], "a member is offered what a viewer is not"
+    if page == "run_detail":  # a finished run: re-pricing it is all there is to change, and only admins may
+        assert "run_reprice" in offered["alice"] and "run_reprice" not in offered["bob"]
     if page in ("price_book", "organisation_edit"):
         assert offered["alice"] & ADMINS_ONLY and not offered["bob"]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('workloads', '0017_runs_keep_their_retrieval_settings'),
+        ('workloads', '0018_runs_keep_every_pricing'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
