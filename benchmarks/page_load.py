@@ -119,19 +119,40 @@ def _setup(args, env: dict) -> dict:
 
 
 def _start(argv: list[str], env: dict, log: Path) -> subprocess.Popen:
-    # A session of its own, so that _stop ends it and every process it forked.
-    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    # In this script's session, as scripts/embedded.sh starts its web server and workers from one shell: a niceness
+    # orders processes only within their session (Linux's autogroups), so a session of its own would void it.
+    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def _descendants(pid: int) -> list[int]:
+    found, pids = [], [pid]
+    while pids:
+        parent = pids.pop()
+        try:
+            children = [int(c) for c in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
+        except FileNotFoundError:
+            continue
+        found += children
+        pids += children
+    return found
 
 
 def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM (gunicorn stops its workers; the Celery worker, its run cancelled, stops at its next step), then
+    SIGKILL for it and whatever it forked that is left."""
+    forked = _descendants(process.pid)
     if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            process.kill()
             process.wait(timeout=20)
+    for pid in forked:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _wait(condition, seconds: float, what: str) -> None:
@@ -146,16 +167,12 @@ def _cpu_seconds(root_pid: int) -> float:
     """User + system CPU seconds of a process and its children, from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    pids = [root_pid]
-    while pids:
-        pid = pids.pop()
+    for pid in [root_pid, *_descendants(root_pid)]:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except (FileNotFoundError, ProcessLookupError):
+        except FileNotFoundError:
             continue
-        pids += [int(c) for c in children]
+        total += (int(fields[11]) + int(fields[12])) / ticks
     return total
 
 
@@ -275,6 +292,8 @@ def main() -> None:
         cpu = {name: round(_cpu_seconds(p.pid) - cpu_before[name], 1) if p else None
                for name, p in (("web", web), ("worker", worker))}
         load_after = os.getloadavg()
+        # What the kernel was told: the worker's pool process runs the comparison.
+        pool_niceness = [os.getpriority(os.PRIO_PROCESS, p) for p in _descendants(worker.pid)] if worker else []
         if run is not None:
             run.refresh_from_db()
         everything = [s for samples in measured["samples"].values() for s in samples]
@@ -285,7 +304,7 @@ def main() -> None:
             "runs_in_workload": ids["runs"], "seconds": round(seconds, 1),
             "comparison": None if run is None else {
                 "status": run.status, "progress": f"{run.progress_done}/{run.progress_total}",
-                "worker_niceness": env["WORKER_NICENESS"]},
+                "WORKER_NICENESS": env["WORKER_NICENESS"], "pool_niceness": pool_niceness},
             "load_average_before": [round(x, 2) for x in load_before],
             "load_average_after": [round(x, 2) for x in load_after],
             "cpu_seconds": cpu,
