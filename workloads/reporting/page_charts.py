@@ -164,7 +164,8 @@ def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
 
 
 def _unpriced_notes(points: Iterable[Point]) -> list[str]:
-    return [chart_notes.unpriced(p.label, p.pricing_error) for p in points if not p.refused and p.device_dollars is None]
+    return [chart_notes.unpriced(p.label, p.pricing_error)
+            for p in points if not p.refused and p.device_dollars is None]
 
 
 @chart_cache.cached
