@@ -12,6 +12,8 @@ wait_passively()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "costplanner.settings")
 
+from costplanner import worker_priority  # noqa: E402,F401  (lowers a worker's CPU priority when it starts)
+
 app = Celery("costplanner")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -218,6 +218,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(_broker_folder / "messages"),
         "control_folder": str(_broker_folder / "control"),
     }
+# A worker's CPU niceness (0 to 19): a worker sharing its machine with the web server runs below it
+# (costplanner/worker_priority.py), so that a comparison on every core does not slow the pages.
+WORKER_NICENESS = env.int("WORKER_NICENESS", default=0)
+if not 0 <= WORKER_NICENESS <= 19:
+    raise ImproperlyConfigured(f"WORKER_NICENESS must be 0 to 19, not {WORKER_NICENESS}")
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Besides each workload's own entry (workloads/reporting/scheduling.py), beat installs this one in its database.
 CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60}}

@@ -17,6 +17,9 @@ mkdir -p "$VAR/broker/messages" "$VAR/broker/control"
 $PY manage.py migrate --noinput -v 0
 $PY manage.py loadsample --user demo --password demo-password ${SAMPLE_STRATEGIES:+--strategies "$SAMPLE_STRATEGIES"}
 
+# The workers run below the web server (costplanner/worker_priority.py): a comparison keeps both cores busy
+# for minutes, and the pages must stay quick meanwhile.
+export WORKER_NICENESS="${WORKER_NICENESS:-10}"
 # Two workers, as in production: comparisons on `gpu` one at a time (this machine is its own GPU
 # worker), and uploads, PDFs and mails on `default`, which would otherwise wait behind a comparison.
 .venv/bin/celery -A costplanner worker -Q gpu -n gpu@%h --concurrency 1 --loglevel INFO >"$VAR/worker.log" 2>&1 &

@@ -71,7 +71,8 @@ class Workload(models.Model):
     def units_of_work(self, documents=None) -> float:
         """Units in these documents (by default the workload's current ones): documents, or thousands of
         lines for a codebase."""
-        documents = list(self.documents.all()) if documents is None else documents
+        # Only the column counted: starting a run must not read every document's whole text.
+        documents = list(self.documents.only("lines")) if documents is None else documents
         if self.kind == self.Kind.CODEBASE:
             return sum(d.lines for d in documents) / 1000
         return len(documents)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from engine.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
-from workloads.reporting import chart_notes
+from workloads.reporting import chart_cache, chart_notes
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart (distinct hues for
 # up to twelve strategies; the first five keep the colours they have always had).
@@ -96,96 +96,158 @@ def _run_label(run: ComparisonRun) -> str:
     return f"run {run.pk} of {timezone.localtime(run.created_at):%-d %b %Y}"
 
 
+@dataclass(frozen=True)
+class Point:
+    """One strategy result as the charts read it, in plain values: a chart is built from these alone, so that it can
+    be cached under them (workloads.reporting.chart_cache)."""
+
+    run: int
+    label: str  # "run 3 of 4 Dec 2026", on the page's clock
+    when: dt.datetime  # the run's queue time, on the page's clock
+    strategy: str
+    refused: str
+    pricing_error: str
+    device_dollars: float | None
+    unit_device_dollars: float | None
+    accuracy_percent: float | None
+    gated: bool
+    flops: tuple[float, float, float]  # attention, indexer, linear, as COMPONENT_COLOURS orders them
+
+
+def _points(results: Iterable[StrategyResult]) -> tuple[Point, ...]:
+    labels: dict[int, tuple[str, dt.datetime]] = {}  # per run, not per result: localtime is not free
+    points = []
+    for r in results:
+        if r.run_id not in labels:
+            labels[r.run_id] = (_run_label(r.run), timezone.localtime(r.run.created_at))
+        label, when = labels[r.run_id]
+        points.append(Point(
+            r.run_id, label, when, r.strategy, r.refused, r.run.pricing_error, r.device_dollars, r.unit_device_dollars,
+            None if r.accuracy is None else round(r.accuracy * 100, 2), r.gated,
+            (r.flops_attention, r.flops_indexer, r.flops_linear)))
+    return tuple(points)
+
+
+RUN_JSON = ("report", "documents", "versions", "strategies", "changes")  # ComparisonRun's JSON columns
+
+
 def _history(workload: Workload) -> list[StrategyResult]:
-    """Every strategy result of the workload's succeeded runs, oldest run first."""
+    """Every strategy result of the workload's succeeded runs, oldest run first. Without the runs' JSON columns:
+    decoding each run's whole report once per result was most of the workload page's time, and no chart reads them."""
     return list(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
-                .select_related("run").order_by("run__created_at", "run__pk", "pk"))
+                .select_related("run").defer(*(f"run__{name}" for name in RUN_JSON))
+                .order_by("run__created_at", "run__pk", "pk"))
+
+
+def history_points(workload: Workload) -> tuple[Point, ...]:
+    return _points(_history(workload))
+
+
+def _refusals(points: Iterable[Point]) -> list[str]:
+    return [f"{strategy_name(p.strategy)} was refused in {p.label}: {p.refused}" for p in points if p.refused]
 
 
 def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     """What the charts leave out because the engine refused it, said once per page, under its charts."""
-    return [f"{strategy_name(r.strategy)} was refused in {_run_label(r.run)}: {r.refused}"
-            for r in results if r.refused]
+    return _refusals(_points(results))
 
 
-def workload_refusals(workload: Workload) -> list[str]:
-    return refusal_notes(_history(workload))
+def workload_refusals(workload: Workload, points: tuple[Point, ...] | None = None) -> list[str]:
+    return _refusals(history_points(workload) if points is None else points)
 
 
-def _unpriced_notes(results: Iterable[StrategyResult]) -> list[str]:
-    return [chart_notes.unpriced(_run_label(r.run), r.run.pricing_error)
-            for r in results if not r.refused and r.device_dollars is None]
+def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
+    """The workload page's charts and the refusals said under them, from one read of its history."""
+    points = history_points(workload)
+    charts = [cost_over_time(workload, points), accuracy_over_time(workload, points),
+              unit_cost_over_time(workload, points), cost_vs_quality(workload, points)]
+    return charts, workload_refusals(workload, points)
 
 
-def _over_time(name: str, title: str, workload: Workload, yaxis: str, value, *, missing: str, dollars: bool) -> Chart:
-    results = _history(workload)
-    if not results:
+def _unpriced_notes(points: Iterable[Point]) -> list[str]:
+    return [chart_notes.unpriced(p.label, p.pricing_error)
+            for p in points if not p.refused and p.device_dollars is None]
+
+
+@chart_cache.cached
+def _over_time(name: str, title: str, yaxis: str, field: str, missing: str, dollars: bool,
+               points: tuple[Point, ...]) -> Chart:
+    if not points:
         return _chart(name, title, None, "No comparison has finished yet, so there is no history to chart.")
-    notes = _unpriced_notes(results) if dollars else []
-    notes += [chart_notes.no_value(strategy_name(r.strategy), _run_label(r.run), missing)
-              for r in results if not r.refused and value(r) is None and not (dollars and r.device_dollars is None)]
+    notes = _unpriced_notes(points) if dollars else []
+    notes += [chart_notes.no_value(strategy_name(p.strategy), p.label, missing) for p in points
+              if not p.refused and getattr(p, field) is None and not (dollars and p.device_dollars is None)]
     fig = _figure("run date", yaxis)
     plotted = []
     for strategy in STRATEGIES:
-        points = [(r.run, value(r)) for r in results if r.strategy == strategy and not r.refused]
-        points = [(timezone.localtime(run.created_at), run, y) for run, y in points if y is not None]
-        plotted += points
-        if points:
+        drawn = [p for p in points if p.strategy == strategy and not p.refused and getattr(p, field) is not None]
+        plotted += drawn
+        if drawn:
             fig.add_trace(go.Scatter(
-                x=[when.isoformat() for when, _, _ in points], y=[y for _, _, y in points],
-                text=[_run_label(run) for _, run, _ in points], name=strategy_name(strategy), mode="lines+markers",
+                x=[p.when.isoformat() for p in drawn], y=[getattr(p, field) for p in drawn],
+                text=[p.label for p in drawn], name=strategy_name(strategy), mode="lines+markers",
                 line=dict(color=COLOURS[strategy]),
                 hovertemplate="%{text}<br>%{y}<extra>" + strategy_name(strategy) + "</extra>",
             ))
     if not fig.data:
         return _chart(name, title, None, "None of the finished comparisons has a value to chart here.", notes)
-    _date_axis(fig, [when for when, _, _ in plotted])
+    _date_axis(fig, [p.when for p in plotted])
     if dollars:
-        _dollar_axis(fig.layout.yaxis, [y for _, _, y in plotted])
+        _dollar_axis(fig.layout.yaxis, [getattr(p, field) for p in plotted])
     return _chart(name, title, fig, notes=notes)
 
 
-def cost_over_time(workload: Workload) -> Chart:
+def cost_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
     """Device dollars per strategy for each succeeded run, at the prices in force on the run's date."""
-    return _over_time("cost-over-time", "Device cost per strategy", workload, "device dollars per run",
-                      lambda r: r.device_dollars, missing="dollar figure", dollars=True)
+    return _over_time("cost-over-time", "Device cost per strategy", "device dollars per run", "device_dollars",
+                      "dollar figure", True, history_points(workload) if points is None else points)
 
 
-def accuracy_over_time(workload: Workload) -> Chart:
-    return _over_time("accuracy-over-time", "Accuracy per strategy", workload, "probes answered correctly (%)",
-                      lambda r: None if r.accuracy is None else round(r.accuracy * 100, 2), missing="accuracy",
-                      dollars=False)
+def accuracy_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
+    return _over_time("accuracy-over-time", "Accuracy per strategy", "probes answered correctly (%)",
+                      "accuracy_percent", "accuracy", False, history_points(workload) if points is None else points)
 
 
-def unit_cost_over_time(workload: Workload) -> Chart:
-    return _over_time("unit-cost-over-time", f"Device cost per {workload.unit}", workload,
-                      f"device dollars per {workload.unit}", lambda r: r.unit_device_dollars,
-                      missing=f"dollar figure per {workload.unit}", dollars=True)
+def unit_cost_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
+    return _over_time("unit-cost-over-time", f"Device cost per {workload.unit}", f"device dollars per {workload.unit}",
+                      "unit_device_dollars", f"dollar figure per {workload.unit}", True,
+                      history_points(workload) if points is None else points)
 
 
-def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
-    """Device dollars against accuracy for one run (a workload's latest succeeded one), gated strategies marked."""
-    name, title = "cost-vs-quality", "Cost against quality"
+def cost_vs_quality(subject: ComparisonRun | Workload, history: tuple[Point, ...] | None = None) -> Chart:
+    """Device dollars against accuracy for one run (a workload's latest succeeded one), gated strategies marked.
+    `history`, for a workload, is its history_points when the caller has them already."""
     run = subject if isinstance(subject, ComparisonRun) else (
-        subject.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first())
+        subject.runs.filter(status=ComparisonRun.Status.SUCCEEDED).defer("report", "documents").first())
     if run is None or run.status != ComparisonRun.Status.SUCCEEDED:
+        return _cost_vs_quality(False, None, ())
+    if isinstance(subject, ComparisonRun) or history is None:
+        points = _points(run.results.all())
+    else:  # the latest succeeded run's results are the history's last ones
+        points = tuple(p for p in history if p.run == run.pk)
+    return _cost_vs_quality(True, _run_label(run) if isinstance(subject, Workload) else None, points)
+
+
+@chart_cache.cached
+def _cost_vs_quality(finished: bool, latest: str | None, points: tuple[Point, ...]) -> Chart:
+    name, title = "cost-vs-quality", "Cost against quality"
+    if not finished:
         return _chart(name, title, None, "There is no finished comparison to plot yet.")
-    results = list(run.results.select_related("run"))
-    notes = _unpriced_notes(results)
-    if isinstance(subject, Workload):
-        notes.insert(0, f"From the latest finished comparison, {_run_label(run)}.")
-    priced = [r for r in results if not r.refused and r.device_dollars is not None and r.accuracy is not None]
+    notes = _unpriced_notes(points)
+    if latest is not None:
+        notes.insert(0, f"From the latest finished comparison, {latest}.")
+    priced = [p for p in points if not p.refused and p.device_dollars is not None and p.accuracy_percent is not None]
     if not priced:
         return _chart(name, title, None, "No strategy in this comparison has both a price and an accuracy.", notes)
     fig = _figure("device dollars per run", "probes answered correctly (%)")
-    _dollar_axis(fig.layout.xaxis, [r.device_dollars for r in priced])
+    _dollar_axis(fig.layout.xaxis, [p.device_dollars for p in priced])
     # One legend entry per strategy instead of a text label by each point: strategies that cost and score about
     # the same would print their long names over each other. A gated strategy is drawn as an x and says so.
-    for r in priced:
-        label = f"{strategy_name(r.strategy)} (quality-gated)" if r.gated else strategy_name(r.strategy)
+    for p in priced:
+        label = f"{strategy_name(p.strategy)} (quality-gated)" if p.gated else strategy_name(p.strategy)
         fig.add_trace(go.Scatter(
-            x=[r.device_dollars], y=[round(r.accuracy * 100, 2)], name=label, mode="markers", cliponaxis=False,
-            marker=dict(size=12, symbol="x" if r.gated else "circle", color=COLOURS.get(r.strategy, "#444444")),
+            x=[p.device_dollars], y=[p.accuracy_percent], name=label, mode="markers", cliponaxis=False,
+            marker=dict(size=12, symbol="x" if p.gated else "circle", color=COLOURS.get(p.strategy, "#444444")),
             hovertemplate="$%{x}<br>%{y}%<extra>" + label + "</extra>",
         ))
     return _chart(name, title, fig, notes=notes)
@@ -193,22 +255,27 @@ def cost_vs_quality(subject: ComparisonRun | Workload) -> Chart:
 
 def flop_breakdown(run: ComparisonRun) -> Chart:
     """Ledger FLOPs per strategy, stacked by component: attention, indexer, linear."""
+    return _flop_breakdown(tuple(p for p in _points(run.results.all()) if not p.refused))
+
+
+@chart_cache.cached
+def _flop_breakdown(ran: tuple[Point, ...]) -> Chart:
     name, title = "flop-breakdown", "FLOPs by component"
-    ran = [r for r in run.results.select_related("run") if not r.refused]
     if not ran:
         return _chart(name, title, None, "This run has no measured strategies yet.")
     fig = _figure("strategy", "FLOPs (ledger)", barmode="stack")
     fig.update_xaxes(tickangle=-30)  # full_sliding_window and its neighbours do not fit side by side
-    for component in ("attention", "indexer", "linear"):
-        fig.add_trace(go.Bar(x=[strategy_name(r.strategy) for r in ran],
-                             y=[getattr(r, f"flops_{component}") for r in ran],
+    for i, component in enumerate(COMPONENT_COLOURS):
+        fig.add_trace(go.Bar(x=[strategy_name(p.strategy) for p in ran], y=[p.flops[i] for p in ran],
                              name=component, marker=dict(color=COMPONENT_COLOURS[component])))
     fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")
     return _chart(name, title, fig)
 
 
+@chart_cache.cached
 def planning(projection) -> Chart:
-    """Projected cost per question against context length; FLOPs when there are no dollars to show."""
+    """Projected cost per question against context length; FLOPs when there are no dollars to show.
+    `projection` (workloads.comparisons.planning.Projection) is a frozen dataclass of plain values."""
     name, title = "planning", "Projected cost against context length"
     if not projection.lengths:
         return _chart(name, title, None, "There is nothing to project yet.")

@@ -6,7 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Sum
+from django.db.models import Count, F, OuterRef, Subquery, Sum, Window
+from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -19,6 +20,8 @@ from workloads.reporting import scheduling
 from workloads.reporting.changes import accuracy_points, percent_change
 from workloads.reporting.summary.recommendation import recommendation
 from workloads.views.methods import read_only
+
+JSON_COLUMNS = ("report", "documents", "versions", "changes")  # a run the card only links to needs none of them
 
 
 @dataclass(frozen=True)
@@ -73,11 +76,37 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     return notes
 
 
-def _summary(workload: Workload, at: dt.datetime) -> Summary:
-    latest = workload.runs.first()
-    refirable = scheduling.refirable_period(workload, at)
-    finished = list(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
-                    .select_related("gpu_price", "api_price").prefetch_related("results")[:2])
+def _summaries(workloads: list[Workload], at: dt.datetime) -> list[Summary]:
+    """Every workload's summary in a fixed number of queries, however many workloads and runs there are: one query per
+    workload's card made the dashboard of a busy organisation slow."""
+    pks = [w.pk for w in workloads]
+    latest = (ComparisonRun.objects.filter(workload=OuterRef("pk")).order_by("-created_at", "-pk").values("pk")[:1])
+    latest_ids = dict(Workload.objects.filter(pk__in=pks).annotate(run=Subquery(latest)).values_list("pk", "run"))
+    runs = ComparisonRun.objects.defer(*JSON_COLUMNS).in_bulk([r for r in latest_ids.values() if r is not None])
+    # The two latest succeeded runs of each workload, newest first: compared, then previous.
+    rank = Window(RowNumber(), partition_by=F("workload"), order_by=[F("created_at").desc(), F("pk").desc()])
+    finished: dict[int, list[ComparisonRun]] = {}
+    for run in (ComparisonRun.objects.filter(workload__in=pks, status=ComparisonRun.Status.SUCCEEDED)
+                .annotate(rank=rank).filter(rank__lte=2).select_related("gpu_price", "api_price")
+                .prefetch_related("results").order_by("workload", "rank")):
+        finished.setdefault(run.workload_id, []).append(run)
+    emails: dict[int, SummaryEmail] = {}  # each compared run's latest mailing of its PDF
+    compared_ids = [pair[0].pk for pair in finished.values()]
+    for email in SummaryEmail.objects.filter(summary__run__in=compared_ids).annotate(run=F("summary__run")):
+        emails.setdefault(email.run, email)
+    refirable = scheduling.refirable_periods(workloads, at)
+    summaries = []
+    for workload in workloads:
+        for run in finished.get(workload.pk, []):
+            run.workload = workload  # the decision reads the workload's unit
+        latest_run = runs.get(latest_ids.get(workload.pk))
+        summaries.append(_summary(workload, latest_run, finished.get(workload.pk, []), emails,
+                                  refirable.get(workload.pk)))
+    return summaries
+
+
+def _summary(workload: Workload, latest: ComparisonRun | None, finished: list[ComparisonRun],
+             emails: dict[int, SummaryEmail], refirable: str | None) -> Summary:
     compared = finished[0] if finished else None
     previous = finished[1] if len(finished) > 1 else None
     if compared is None:
@@ -86,7 +115,7 @@ def _summary(workload: Workload, at: dt.datetime) -> Summary:
     before = {r.strategy: r for r in previous.results.all()} if previous else {}
     changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
     context = _context_changes(compared, previous) if previous else []
-    email = SummaryEmail.objects.filter(summary__run=compared).first()
+    email = emails.get(compared.pk)
     failed = email if email and email.status in (SummaryEmail.Status.FAILED, SummaryEmail.Status.PARTIAL) else None
     return Summary(workload, latest, compared, previous, changes, context, refirable, failed, recommendation(compared))
 
@@ -99,5 +128,5 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     workloads = (Workload.objects.filter(organisation=organisation).select_related("organisation")
                  .annotate(n_documents=Count("documents"), n_tokens=Sum("documents__tokens")))
     return render(request, "workloads/dashboard.html", {
-        "organisation": organisation, "summaries": [_summary(w, now) for w in workloads],
+        "organisation": organisation, "summaries": _summaries(list(workloads), now),
     })

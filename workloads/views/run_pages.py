@@ -78,7 +78,7 @@ def preflight_of(workload, form: RunForm) -> fit.Preflight:
 @read_only
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
-    results = list(run.results.select_related("run").prefetch_related("answers"))
+    results = list(run.results.prefetch_related("answers"))  # each result's run is `run` itself: no join
     ran = [r for r in results if not r.refused]
     succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
     return render(request, "workloads/run_detail.html", {

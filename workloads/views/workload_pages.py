@@ -75,19 +75,19 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     documents = workload.documents.defer("text")
+    charts, refusals = page_charts.workload_charts(workload)
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
         "documents": documents,
         "total_tokens": documents.aggregate(total=Sum("tokens"))["total"] or 0,
         "uploads": workload.uploads.all()[:RECENT_UPLOADS],
         "probes": workload.probes.all(),
-        "runs": workload.runs.all(),
+        "runs": workload.runs.defer("report", "documents"),  # a list: no run's whole report
         "probe_form": ProbeForm(),
         "generation_form": ProbeGenerationForm(),
         "run_form": RunForm(),
         # What the form's defaults would run; the form itself shows it for what is posted.
         "preflight": fit.preflight(workload, starting.DEFAULT_STRATEGIES),
-        "charts": [page_charts.cost_over_time(workload), page_charts.accuracy_over_time(workload),
-                   page_charts.unit_cost_over_time(workload), page_charts.cost_vs_quality(workload)],
-        "chart_refusals": page_charts.workload_refusals(workload),
+        "charts": charts,
+        "chart_refusals": refusals,
     })
