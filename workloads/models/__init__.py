@@ -6,11 +6,11 @@ from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.schedule_events import ScheduleEvent
 from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
-from workloads.models.upload_jobs import Upload, UploadFile, UploadItem
+from workloads.models.upload_jobs import Upload, UploadFile, UploadFileChunk, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "Membership", "Organisation", "Probe",
     "ProbeAnswer", "Role", "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile",
-    "UploadItem", "Workload",
+    "UploadFileChunk", "UploadItem", "Workload",
 ]
