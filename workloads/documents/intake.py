@@ -13,6 +13,7 @@ from workloads import dispatch
 from workloads.documents import upload_storage
 from workloads.documents.extraction import Limits, extract_file
 from workloads.documents.extraction.datatypes import human_size
+from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
 
@@ -72,7 +73,7 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     no time is spent on text that cannot be kept; `keep` checks them again under the workload's lock.
     """
     workload = upload.workload
-    token_floor = TokenFloor(tokenizer)
+    token_floor, token_count = TokenFloor(tokenizer), TokenCount(tokenizer)
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
@@ -82,7 +83,7 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     # One file at a time, its bytes and text let go before the next is read: only the text kept stays, and the
     # workload's token limit bounds that.
     for done, upload_file in enumerate(upload.files.all(), start=1):
-        for document, item in _extract_file(upload_file, limits, room, token_floor, tokenizer):
+        for document, item in _extract_file(upload_file, limits, room, token_floor, token_count):
             documents.append(document)
             items.append(item)
         Upload.objects.filter(pk=upload.pk).update(files_done=done)
@@ -90,7 +91,7 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
 
 
 def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_floor: TokenFloor,
-                  tokenizer) -> list[tuple[Document | None, UploadItem]]:
+                  token_count: TokenCount) -> list[tuple[Document | None, UploadItem]]:
     """What one file reads as: a document to keep (or None) and an item for each of its entries."""
     read = []
     for e in extract_file(upload_file.name, upload_storage.read_file(upload_file), limits):
@@ -100,7 +101,7 @@ def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_fl
         elif e.kept and (at_least := token_floor(e.text)) > room.tokens_left(e.name):
             detail = _over_the_limit(f"at least {at_least:,}")
         elif e.kept:
-            tokens = len(tokenizer(e.text)["input_ids"])
+            tokens = token_count(e.text)
             if tokens > room.tokens_left(e.name):
                 detail = _over_the_limit(f"{tokens:,}")
             else:

@@ -40,7 +40,7 @@ class TokenFloor:
     """floor(text) <= len(tokenizer(text)["input_ids"]), in a small fraction of the time tokenising takes."""
 
     def __init__(self, tokenizer):
-        self._dropped, self._longest = _byte_level_bpe(tokenizer) or (b"", 0)
+        self._dropped, self._longest = byte_level_bpe(tokenizer) or (b"", 0)
 
     def __call__(self, text: str) -> int:
         if not self._longest:
@@ -52,7 +52,7 @@ class TokenFloor:
         return max(words, -(-size // self._longest))
 
 
-def _byte_level_bpe(tokenizer) -> tuple[bytes, int] | None:
+def byte_level_bpe(tokenizer) -> tuple[bytes, int] | None:
     """(bytes the vocabulary lacks, longest token in bytes) for a tokenizer the bound holds for, else None."""
     backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers' fast tokenizers have one
     if backend is None or backend.normalizer is not None:
