@@ -19,10 +19,13 @@ CHUNK_BYTES = 2**20
 def store_file(upload: Upload, name: str, uploaded) -> UploadFile:
     """Save one of Django's UploadedFiles under `upload`; call inside the transaction that saves the upload."""
     stored = UploadFile.objects.create(upload=upload, name=name, size_bytes=0)
-    size = 0
-    for index, data in enumerate(uploaded.chunks(CHUNK_BYTES)):
-        UploadFileChunk.objects.create(file=stored, index=index, data=data)
-        size += len(data)
+    index = size = 0
+    for data in uploaded.chunks(CHUNK_BYTES):
+        # A file Django kept in memory (2.5 MB at most) comes whole, whatever the chunk size asked: cut it too.
+        for start in range(0, len(data), CHUNK_BYTES):
+            piece = data[start:start + CHUNK_BYTES]
+            UploadFileChunk.objects.create(file=stored, index=index, data=piece)
+            index, size = index + 1, size + len(piece)
     stored.size_bytes = size
     stored.save(update_fields=["size_bytes"])
     return stored
