@@ -22,7 +22,7 @@ from django.utils import timezone
 from engine import run_settings  # torch-free, as the next
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from workloads import rules
-from workloads.comparisons import pricing
+from workloads.comparisons import pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
@@ -122,7 +122,7 @@ def run_comparison(run_pk: int) -> None:
     except SoftTimeLimitExceeded:
         ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s")
         return
-    except (EngineError, pricing.PricingError) as exc:
+    except (EngineError, pricing.PricingError, queued_inputs.Refused) as exc:
         ComparisonRun.fail(run_pk, str(exc))
         return
     except Exception as exc:
@@ -148,11 +148,13 @@ def _compare(run: ComparisonRun) -> dict:
     from engine.probes import Probe as EngineProbe
     from engine.provenance import versions
 
-    lm = _model(run.model)
     workload = run.workload
-    documents = list(workload.documents.all())
     # The run reads the documents as they are now, not as they were when it was queued (an upload may
-    # have finished meanwhile): its costs per unit of work are per these documents' units.
+    # have finished meanwhile): its costs per unit of work are per these documents' units. But one deleted
+    # meanwhile refuses it, before the model is loaded.
+    documents, probes = list(workload.documents.all()), list(workload.probes.all())
+    queued_inputs.check(run, documents, probes)
+    lm = _model(run.model)
     run.device, run.versions, run.units_of_work = device_name(lm.device), versions(), workload.units_of_work(documents)
     run.documents = document_sets.snapshot(documents)
     run.save(update_fields=["device", "versions", "units_of_work", "documents"])
@@ -164,8 +166,7 @@ def _compare(run: ComparisonRun) -> dict:
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
     work = Workload(
         documents=[EngineDocument(d.name, d.text) for d in documents],
-        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
-                for p in workload.probes.all()],
+        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
         retrieval_chunks=run.retrieval_chunks, retrieval_tokens=run.retrieval_tokens,
         attention=run.attention_config(),

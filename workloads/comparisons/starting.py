@@ -10,7 +10,7 @@ from engine import run_settings
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
 from workloads import dispatch
-from workloads.comparisons import fit, pricing
+from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
@@ -42,7 +42,8 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
               trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
               **values) -> ComparisonRun:
     """Queue a comparison of the workload's documents and probes; the worker reads them as they are
-    when it starts, and counts the run's units of work again then.
+    when it starts, and counts the run's units of work again then. It refuses the run if any document or probe
+    it was queued with has been deleted meanwhile (workloads.comparisons.queued_inputs).
 
     A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
     full-context strategy it chose would refuse (workloads.comparisons.fit), it is queued only with confirm_refusals:
@@ -69,7 +70,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     with transaction.atomic():
         run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
                                            model=workload.target_model, units_of_work=workload.units_of_work(),
-                                           **values)
+                                           queued_with=queued_inputs.record(workload), **values)
         if trigger == ComparisonRun.Trigger.MANUAL:
             workload.run_settings = {"strategies": strategies, **values}
             workload.save(update_fields=["run_settings"])

@@ -1,5 +1,5 @@
-"""Accepting uploaded files: validated at the edge, stored whole, then extracted by the workloads.extract_upload
-task into the Documents the workload has room for."""
+"""Accepting uploaded files: validated at the edge, stored a chunk at a time, then extracted by the
+workloads.extract_upload task, one file at a time, into the Documents the workload has room for."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from workloads import dispatch
+from workloads.documents import upload_storage
 from workloads.documents.extraction import Limits, extract_file
 from workloads.documents.extraction.datatypes import human_size
+from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
 
@@ -54,8 +56,7 @@ def store_upload(workload: Workload, user, files: Sequence, replace_same_names: 
     with transaction.atomic():
         upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
         for f in files:
-            data = f.read()
-            UploadFile.objects.create(upload=upload, name=(f.name or "unnamed")[-255:], data=data, size_bytes=len(data))
+            upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f)
     return upload
 
 
@@ -72,34 +73,45 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     no time is spent on text that cannot be kept; `keep` checks them again under the workload's lock.
     """
     workload = upload.workload
-    token_floor = TokenFloor(tokenizer)
+    token_floor, token_count = TokenFloor(tokenizer), TokenCount(tokenizer)
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
                     reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
     room = _Room(upload)
     documents, items = [], []
+    # One file at a time, its bytes and text let go before the next is read: only the text kept stays, and the
+    # workload's token limit bounds that.
     for done, upload_file in enumerate(upload.files.all(), start=1):
-        for e in extract_file(upload_file.name, bytes(upload_file.data), limits):
-            document, detail, tokens = None, e.detail, 0
-            if e.kept and (refusal := room.name_refusal(e.name)):
-                detail = refusal
-            elif e.kept and (at_least := token_floor(e.text)) > room.tokens_left(e.name):
-                detail = _over_the_limit(f"at least {at_least:,}")
-            elif e.kept:
-                tokens = len(tokenizer(e.text)["input_ids"])
-                if tokens > room.tokens_left(e.name):
-                    detail = _over_the_limit(f"{tokens:,}")
-                else:
-                    room.keep(e.name, tokens)
-                    document = Document(workload=workload, name=e.name, source_path=e.source_path or "",
-                                        origin=upload_file, text=e.text, tokens=tokens, lines=e.lines,
-                                        size_bytes=e.size_bytes)
+        for document, item in _extract_file(upload_file, limits, room, token_floor, token_count):
             documents.append(document)
-            items.append(UploadItem(upload=upload, name=e.name, kept=document is not None, detail=detail[:500],
-                                    tokens=tokens if document else 0))
+            items.append(item)
         Upload.objects.filter(pk=upload.pk).update(files_done=done)
     return documents, items
+
+
+def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_floor: TokenFloor,
+                  token_count: TokenCount) -> list[tuple[Document | None, UploadItem]]:
+    """What one file reads as: a document to keep (or None) and an item for each of its entries."""
+    read = []
+    for e in extract_file(upload_file.name, upload_storage.read_file(upload_file), limits):
+        document, detail, tokens = None, e.detail, 0
+        if e.kept and (refusal := room.name_refusal(e.name)):
+            detail = refusal
+        elif e.kept and (at_least := token_floor(e.text)) > room.tokens_left(e.name):
+            detail = _over_the_limit(f"at least {at_least:,}")
+        elif e.kept:
+            tokens = token_count(e.text)
+            if tokens > room.tokens_left(e.name):
+                detail = _over_the_limit(f"{tokens:,}")
+            else:
+                room.keep(e.name, tokens)
+                document = Document(workload=upload_file.upload.workload, name=e.name,
+                                    source_path=e.source_path or "", origin=upload_file, text=e.text, tokens=tokens,
+                                    lines=e.lines, size_bytes=e.size_bytes)
+        read.append((document, UploadItem(upload=upload_file.upload, name=e.name, kept=document is not None,
+                                          detail=detail[:500], tokens=tokens if document else 0)))
+    return read
 
 
 def keep(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> None:

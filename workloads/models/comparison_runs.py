@@ -49,6 +49,10 @@ class ComparisonRun(Job):
                                                              "retrieval_tokens")
     retrieval_tokens = models.PositiveIntegerField(default=DEFAULTS["retrieval_tokens"])
     units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
+    # The documents and probes it was queued with, as {"documents": [[pk, name]], "probes": [[pk, question]]}: the
+    # worker refuses it if any was deleted while it waited (workloads.comparisons.queued_inputs). None before runs
+    # kept them.
+    queued_with = models.JSONField(null=True, blank=True)
 
     # When it belongs: the schedule period its queue date falls in (in the organisation's time zone),
     # and whether a user or the schedule started it.

@@ -34,15 +34,28 @@ class Upload(Job):
 
 
 class UploadFile(models.Model):
-    """An uploaded file's bytes, kept in the database until extraction, so any worker can read them."""
+    """An uploaded file, kept in the database until extraction, so any worker can read it; its bytes are in
+    UploadFileChunks (workloads.documents.upload_storage)."""
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="files")
     name = models.CharField(max_length=255)
-    data = models.BinaryField()
     size_bytes = models.PositiveBigIntegerField()
 
     class Meta:
         ordering = ["pk"]
+
+
+class UploadFileChunk(models.Model):
+    """A piece of an uploaded file's bytes, in order. In pieces so that neither the request that stores an upload
+    nor the worker that extracts it holds more than a piece, or one file, at a time: 50 files of 20 MiB read in
+    one query took a worker to 3.7 GB."""
+
+    file = models.ForeignKey(UploadFile, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["file", "index"], name="one_chunk_per_place_in_a_file")]
 
 
 class UploadItem(models.Model):

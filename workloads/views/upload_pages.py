@@ -57,11 +57,11 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
 @read_only
 def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk)
-    files = upload.files.defer("data")
+    files = upload.files.all()
     return render(request, "workloads/upload_detail.html", {
         "upload": upload, "workload": upload.workload, "files": files, "n_files": len(files),
         # Which upload last gave each document its text: another one replaced it since. Only that id is read,
-        # not the document's text or its file's bytes, which select_related would load once per row.
+        # not the document's text, which select_related would load once per row.
         "items": upload.items.annotate(text_from_upload=F("document__origin__upload_id")),
     })
 

@@ -1,10 +1,11 @@
-"""Documents arrive as multipart files: stored whole as a queued Upload, extracted later by a task."""
+"""Documents arrive as multipart files: stored as a queued Upload, extracted later by a task."""
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from workloads.api.errors import NO_FILES
+from workloads.documents.upload_storage import read_file
 from workloads.models import Upload, UploadFile, UploadItem
 
 
@@ -22,7 +23,7 @@ def test_it_stores_the_files_as_a_queued_upload_and_queues_extraction(
     upload = Upload.objects.get(pk=response.json()["id"])
     assert response.json() == {"id": upload.pk, "status": "queued"}
     assert (upload.workload, upload.created_by, upload.status) == (workload, alice, "queued")
-    assert [(f.name, bytes(f.data), f.size_bytes) for f in upload.files.all()] == [
+    assert [(f.name, read_file(f), f.size_bytes) for f in upload.files.all()] == [
         ("a.txt", b"first", 5), ("b.md", b"second!", 7)]
     assert len(callbacks) == 1  # extract_upload.delay, once the transaction commits
 

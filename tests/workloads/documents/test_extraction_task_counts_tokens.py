@@ -8,6 +8,7 @@ from django.test import override_settings
 from engine.model.loader import load_tokenizer
 from workloads import tasks
 from workloads.documents.intake import store_upload
+from workloads.documents.upload_storage import read_file
 from workloads.models import Document, Upload
 from workloads.tasks import extract_upload
 
@@ -26,7 +27,7 @@ def test_it_counts_tokens_with_the_workloads_model(workload, alice):
     document = Document.objects.get(workload=workload)
     assert document.name == "terms.txt" and document.text == TEXT and document.lines == 2
     assert document.tokens == len(load_tokenizer()(TEXT)["input_ids"])
-    assert document.origin.upload == upload and bytes(document.origin.data) == TEXT.encode()
+    assert document.origin.upload == upload and read_file(document.origin) == TEXT.encode()
     kept, skipped = upload.items.order_by("kept")[1], upload.items.order_by("kept")[0]
     assert (kept.name, kept.tokens, kept.document) == ("terms.txt", document.tokens, document)
     assert skipped.name == "logo.png" and not skipped.kept and "png" in skipped.detail.lower()

@@ -1,8 +1,9 @@
-"""Uploading several files at once stores them whole and queues their extraction once the transaction commits."""
+"""Uploading several files at once stores them and queues their extraction once the transaction commits."""
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from workloads.documents.upload_storage import read_file
 from workloads.models import Upload
 
 
@@ -16,7 +17,7 @@ def test_upload_creates_a_queued_upload_with_its_files(alice_client, alice, work
     upload = Upload.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("upload_detail", args=[upload.pk])
     assert (upload.workload, upload.created_by, upload.status) == (workload, alice, Upload.Status.QUEUED)
-    assert [(f.name, bytes(f.data)) for f in upload.files.all()] == [
+    assert [(f.name, read_file(f)) for f in upload.files.all()] == [
         ("terms.md", b"# Terms\nNotice: 90 days."), ("orders.csv", b"id,amount\n1,20\n")]
     assert len(callbacks) == 1
     assert callbacks[0].args == ("workloads.extract_upload", (upload.pk,))  # task name, arguments

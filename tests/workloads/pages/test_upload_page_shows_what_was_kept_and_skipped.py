@@ -13,7 +13,7 @@ from workloads.models import Upload, UploadFile, UploadItem
 def _upload(workload, alice, status, files_done=0):
     upload = Upload.objects.create(workload=workload, created_by=alice, status=status, files_done=files_done)
     for name in ("contracts.zip", "notes.txt"):
-        UploadFile.objects.create(upload=upload, name=name, data=b"...", size_bytes=3)
+        UploadFile.objects.create(upload=upload, name=name, size_bytes=3)
     return upload
 
 
