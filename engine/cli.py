@@ -282,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     grid = sub.add_parser("needle", help="facts planted at several depths and lengths, asked under each setting")
     grid.add_argument("--docs", nargs="+", help="text files to plant the facts in (default: the samples')")
-    grid.add_argument("--settings", default="dense,index_share:mass",
+    grid.add_argument("--settings", default="dense,index_share:pooled_mass",
                       help="comma-separated: dense, sliding_window, or mode:indexer (index_share:mass)")
     grid.add_argument("--lengths", default="2048,4096,8000", help="prompt lengths, tokens (2K, 4K also read)")
     grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9", help="where the fact sits, shares of the text")

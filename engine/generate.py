@@ -68,6 +68,7 @@ class GenerationResult:
     index_overlap_by_layer: dict[int, float]
     attention: dict = field(default_factory=dict)
     index_recall: float | None = None  # share of dense attention's top blocks picked (measure_recall)
+    index_recall_by_layer: dict[int, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -140,6 +141,7 @@ def decode(
         },
         attention=asdict(cfg),
         index_recall=attention.mean_recall(),
+        index_recall_by_layer={layer: t.share for layer, t in sorted(attention.recall.items()) if t.share is not None},
     )
 
 
