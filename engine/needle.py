@@ -235,8 +235,8 @@ def run_grid(
                         "budget_tokens": cfg.budget_tokens if cfg.mode != "dense" else len(ids),
                         "prefill_seconds": result.prefill.seconds,
                     })
-                    progress(f"{length} tokens, depth {depth:g}, {s.name}: {'right' if rows[-1]['correct'] else 'wrong'}"
-                             f" ({result.text.strip()[:24]!r})")
+                    verdict = "right" if rows[-1]["correct"] else "wrong"
+                    progress(f"{length} tokens, depth {depth:g}, {s.name}: {verdict} ({result.text.strip()[:24]!r})")
                 partial({**_report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, started),
                          "partial": True})
     return _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, started)
@@ -274,13 +274,14 @@ def summarise(rows: Sequence[dict]) -> dict:
         by_setting[r["setting"]].append(r)
     out = {}
     for name, rs in by_setting.items():
+        lengths, depths = sorted({r["length"] for r in rs}), sorted({r["depth"] for r in rs})
         recalls = [r["recall"] for r in rs if r["recall"] is not None]
         out[name] = {
             "accuracy": _share(rs),
-            "by_depth": {str(d): _share([r for r in rs if r["depth"] == d]) for d in sorted({r["depth"] for r in rs})},
-            "by_length": {str(n): _share([r for r in rs if r["length"] == n]) for n in sorted({r["length"] for r in rs})},
+            "by_depth": {str(d): _share([r for r in rs if r["depth"] == d]) for d in depths},
+            "by_length": {str(n): _share([r for r in rs if r["length"] == n]) for n in lengths},
             "cells": {f"{n}@{d}": _share([r for r in rs if r["length"] == n and r["depth"] == d])
-                      for n in sorted({r["length"] for r in rs}) for d in sorted({r["depth"] for r in rs})},
+                      for n in lengths for d in depths},
             "recall": sum(recalls) / len(recalls) if recalls else None,
             "flops": sum(r["flops"] for r in rs) / len(rs),
             "prompts": len(rs),

@@ -40,7 +40,8 @@ class LayerPlan:
             elif cfg.anchor_layers is not None:
                 role = "index" if layer in cfg.anchor_layers else "reuse"
                 if role == "reuse" and leader is None:
-                    raise EngineError(f"sparse layer {layer} comes before the first anchor layer {cfg.anchor_layers[0]}")
+                    first = cfg.anchor_layers[0]
+                    raise EngineError(f"sparse layer {layer} comes before the first anchor layer {first}")
             elif sparse_seen % cfg.group_size == 0:
                 role = "index"
             else:

@@ -1,4 +1,5 @@
-"""A calibration on real text chooses anchor layers deterministically, keeps them in the model cache, and runs use them."""
+"""A calibration on real text chooses anchor layers deterministically and keeps them in the model cache;
+runs use the stored layers."""
 
 import json
 
