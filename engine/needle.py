@@ -280,8 +280,9 @@ def summarise(rows: Sequence[dict]) -> dict:
             "accuracy": _share(rs),
             "by_depth": {str(d): _share([r for r in rs if r["depth"] == d]) for d in depths},
             "by_length": {str(n): _share([r for r in rs if r["length"] == n]) for n in lengths},
-            "cells": {f"{n}@{d}": _share([r for r in rs if r["length"] == n and r["depth"] == d])
-                      for n in lengths for d in depths},
+            # Only cells with prompts: a partial report (a grid still running, or stopped) lacks the rest.
+            "cells": {f"{n}@{d}": _share(cell) for n in lengths for d in depths
+                      if (cell := [r for r in rs if r["length"] == n and r["depth"] == d])},
             "recall": sum(recalls) / len(recalls) if recalls else None,
             "flops": sum(r["flops"] for r in rs) / len(rs),
             "prompts": len(rs),
