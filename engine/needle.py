@@ -8,7 +8,7 @@ so the comparison is paired. Per prompt and setting it records whether the answe
 the recall of dense attention's own top blocks at the question (engine.attention.state), and
 the ledger's FLOPs for the call.
 
-A sparse setting's budget is a share of the length: at each length its top-k is what is left
+A sparse setting's budget is a share of the prompt's tokens: for each prompt its top-k is what is left
 of that share after the sink, the window and the strided global blocks.
 """
 
@@ -221,7 +221,7 @@ def run_grid(
             for fact in facts(n_facts):
                 ids, where = planted_prompt(lm, haystack, fact, length, depth)
                 for s in settings:
-                    cfg = s.config(length, anchors.get(s.name))
+                    cfg = s.config(len(ids), anchors.get(s.name))  # the budget is a share of the prompt itself
                     result = generate(lm, ids, cfg, ANSWER_TOKENS, measure_recall=cfg.mode != "dense")
                     costs = ledger.call_costs(shape, cfg, len(ids), result.decode_forwards)
                     rows.append({
