@@ -63,7 +63,7 @@ def settings_key(cfg: AttentionConfig) -> dict:
 
 def stored(model_name: str, cfg: AttentionConfig) -> Calibration | None:
     """The calibration kept for this model and these settings, or None."""
-    path = calibration_path(model_name, _digest(settings_key(cfg)))
+    path = calibration_file(model_name, cfg)
     if not path.is_file():
         return None
     data = json.loads(path.read_text())
@@ -104,7 +104,7 @@ def calibrate(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int], store:
         settings={**settings_key(cfg), "topk": cfg.topk, "indexer_oracle": "mass"},
     )
     if store:
-        path = calibration_path(lm.name, _digest(settings_key(cfg)))
+        path = calibration_file(lm.name, cfg)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, result.to_json())
     return result
