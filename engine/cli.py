@@ -162,6 +162,38 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_needle(args: argparse.Namespace) -> int:
+    from engine import needle
+    from engine.documents import read_documents
+
+    base = attention_config(args, "index_share", needle.Setting("dense").base)
+    # Everything the user gave is checked before the model loads.
+    settings = [needle.parse_setting(s.strip(), args.budget, base) for s in args.settings.split(",") if s.strip()]
+    if not settings:
+        raise EngineError("name at least one setting, such as dense,index_share:mass")
+    lengths = [_tokens(n) for n in args.lengths.split(",")]
+    depths = [_number(d, "depth") for d in args.depths.split(",")]
+    needle.check_grid(settings, lengths, depths, args.facts)
+    documents = read_documents(args.docs) if args.docs else needle.default_documents()
+    out = _writable(args.json)
+    png = _writable(args.png) if args.png else None
+    from engine.model.loader import load_model
+
+    report = needle.run_grid(load_model(args.model), documents, settings, lengths, depths, args.facts,
+                             progress=lambda message: print(message, file=sys.stderr, flush=True),
+                             partial=lambda so_far: write_json_atomic(out, so_far))
+    write_json_atomic(out, report)
+    if png:
+        from engine.needle_plot import plot_grid
+
+        plot_grid(report, png)
+    for name, row in report["summary"].items():
+        recall = "-" if row["recall"] is None else f"{row['recall']:.2f}"
+        depth_acc = " ".join(f"{float(d):.0%}:{a:.0%}" for d, a in row["by_depth"].items())
+        print(f"{name:32} acc {row['accuracy']:5.0%}  recall {recall:>4}  GFLOP {row['flops'] / 1e9:8.0f}  {depth_acc}")
+    return 0
+
+
 def cmd_probes(args: argparse.Namespace) -> int:
     from engine.documents import read_documents
     from engine.probes import generate_probes, save_probes
@@ -248,6 +280,20 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"at most this many probes, spread over the documents and kinds (default {DEFAULT_LIMIT})")
     probes.set_defaults(func=cmd_probes)
 
+    grid = sub.add_parser("needle", help="facts planted at several depths and lengths, asked under each setting")
+    grid.add_argument("--docs", nargs="+", help="text files to plant the facts in (default: the samples')")
+    grid.add_argument("--settings", default="dense,index_share:pooled_mass",
+                      help="comma-separated: dense, sliding_window, or mode:indexer (index_share:mass)")
+    grid.add_argument("--lengths", default="2048,4096,8000", help="prompt lengths, tokens (2K, 4K also read)")
+    grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9", help="where the fact sits, shares of the text")
+    grid.add_argument("--facts", type=int, default=2, help="facts asked in each (length, depth) cell")
+    grid.add_argument("--budget", type=float, default=0.25, help="sparse budget, share of the prompt's length")
+    grid.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    grid.add_argument("--json", required=True, help="write the report here")
+    grid.add_argument("--png", help="write the accuracy heat map here")
+    add_attention_flags(grid)
+    grid.set_defaults(func=cmd_needle)
+
     demo = sub.add_parser("demo", help="a real comparison of the attention modes on sample text")
     demo.set_defaults(func=cmd_demo)
 
@@ -319,3 +365,19 @@ def _read_text(path: str) -> str:
         raise EngineError(f"prompt file {path} is not UTF-8 text") from exc
     except OSError as exc:
         raise EngineError(f"prompt file {path} cannot be read: {exc.strerror}") from exc
+
+
+def _tokens(text: str) -> int:
+    """A token count: 4096, or 4K meaning 4096."""
+    t = text.strip().upper()
+    try:
+        return int(t[:-1]) * 1024 if t.endswith("K") else int(t)
+    except ValueError:
+        raise EngineError(f"not a token count: {text!r}") from None
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise EngineError(f"not a {what}: {text!r}") from None

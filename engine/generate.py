@@ -33,9 +33,11 @@ def encode_prompt(lm: LoadedModel, text: str, chat: bool = True, system: str | N
     return tok(text, add_special_tokens=True)["input_ids"]
 
 
-def attention_for(lm: LoadedModel, cfg: AttentionConfig, measure_overlap: bool = False) -> SparseAttention:
+def attention_for(
+    lm: LoadedModel, cfg: AttentionConfig, measure_overlap: bool = False, measure_recall: bool = False
+) -> SparseAttention:
     plan = LayerPlan.build(cfg, lm.n_layers, lm.native_window_layers())
-    return SparseAttention(cfg, plan, measure_overlap=measure_overlap)
+    return SparseAttention(cfg, plan, measure_overlap=measure_overlap, measure_recall=measure_recall)
 
 
 def check_length(lm: LoadedModel, n_tokens: int, what: str = "the prompt") -> None:
@@ -65,6 +67,8 @@ class GenerationResult:
     index_overlap: float | None
     index_overlap_by_layer: dict[int, float]
     attention: dict = field(default_factory=dict)
+    index_recall: float | None = None  # share of dense attention's top blocks picked (measure_recall)
+    index_recall_by_layer: dict[int, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -78,13 +82,17 @@ def generate(
     max_new_tokens: int = 64,
     prefill_chunk: int | None = None,
     measure_overlap: bool = False,
+    measure_recall: bool = False,
 ) -> GenerationResult:
-    """Greedy continuation of prompt_ids. prefill_chunk: feed the prompt this many tokens at a time."""
+    """Greedy continuation of prompt_ids. prefill_chunk: feed the prompt this many tokens at a time.
+
+    measure_recall: also measure, in the prefill, how many of dense attention's top blocks each sparse
+    layer picks (a diagnostic that adds to the measured times)."""
     check_new_tokens(max_new_tokens)
     if prefill_chunk is not None and prefill_chunk < 1:
         raise EngineError(f"prefill chunk must be 1 token or more, got {prefill_chunk}")
     check_length(lm, len(prompt_ids) + max_new_tokens, "the prompt plus the new tokens")
-    attention = attention_for(lm, cfg, measure_overlap)
+    attention = attention_for(lm, cfg, measure_overlap, measure_recall)
     cache = DynamicCache(config=lm.config)
     ids = torch.tensor([prompt_ids], device=lm.device)
     step = prefill_chunk or len(prompt_ids)
@@ -132,6 +140,8 @@ def decode(
             layer: t.share for layer, t in sorted(attention.overlap.items()) if t.share is not None
         },
         attention=asdict(cfg),
+        index_recall=attention.mean_recall(),
+        index_recall_by_layer={layer: t.share for layer, t in sorted(attention.recall.items()) if t.share is not None},
     )
 
 

@@ -293,6 +293,12 @@ def _earlier_block_pairs(n: int, b: int) -> int:
     return b * b * (blocks - 1) * (blocks - 2) // 2 + last * (blocks - 1) * b
 
 
+def _block_key_pairs(n: int, b: int) -> int:
+    """(query block, key) pairs of an n-token prompt with the key at or before the block's last query."""
+    blocks = -(-n // b)
+    return b * blocks * (blocks - 1) // 2 + n  # full blocks see (i+1)*b keys each; the last sees all n
+
+
 def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[float, float]:
     """One indexer pass over an n-token prompt, in one layer."""
     b, h, d = cfg.block_size, shape.n_heads, shape.qk_dim
@@ -309,7 +315,15 @@ def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[f
         # 2*H*D per (query, key) pair with the key in an earlier block: the window keeps
         # the diagonal block, so the indexer never scores it.
         return 2 * h * d * _earlier_block_pairs(n, b), key_bytes * -(-n // b) / 2
+    if cfg.indexer == "mass":
+        # q.k for every causal pair, then scale, exp, normalise and sum into blocks (4 per pair and head).
+        pairs = n * (n + 1) // 2
+        return 2 * h * d * pairs + 4 * h * pairs, key_bytes * -(-n // b) / 2
     blocks = -(-n // b)
+    if cfg.indexer == "pooled_mass":
+        # Mean queries (one add per element), then one pooled query per block against every causal key.
+        pairs = _block_key_pairs(n, b)
+        return h * d * n + 2 * h * d * pairs + 4 * h * pairs, key_bytes
     # pooled: mean queries and keys (one add per element), then 2*H*D per causal
     # (query block, key block) pair.
     pooling = (h + kv_h) * d * n
@@ -327,6 +341,9 @@ def _indexer_decode(shape: ModelShape, cfg: AttentionConfig, position: int) -> t
     if cfg.indexer == "exact":
         # The new token's own block is the window's: only the keys before it are scored.
         return 2 * h * d * ((position - 1) // cfg.block_size * cfg.block_size), key_bytes
+    if cfg.indexer in ("mass", "pooled_mass"):
+        # One query against every key, normalised per head (the pooled query of one token is itself).
+        return 2 * h * d * position + 4 * h * position, key_bytes
     # pooled: the engine re-pools the keys on every pass (a cache of block means would
     # remove this term), then one pooled query against every key block.
     return shape.n_kv_heads * d * position + h * d + 2 * h * d * -(-position // cfg.block_size), key_bytes

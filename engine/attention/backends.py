@@ -41,6 +41,12 @@ class AttentionBackend:
 
     def scorer(self, indexer: str) -> Callable[..., torch.Tensor]:
         """The block scores of an indexer by its name (engine.attention.config.INDEXERS)."""
+        if indexer in ("mass", "pooled_mass"):
+            # No kernel yet: every backend scores attention mass with the torch reference
+            # (docs/engine.md says why).
+            from engine.attention.indexers import mass_scores, pooled_mass_scores
+
+            return {"mass": mass_scores, "pooled_mass": pooled_mass_scores}[indexer]
         return {"pooled": self.pooled_scores, "exact": self.exact_scores}[indexer]
 
     @property

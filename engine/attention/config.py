@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.errors import EngineError
 
 MODES = ("dense", "sliding_window", "naive_sparse", "index_share")
-INDEXERS = ("pooled", "exact")
+INDEXERS = ("pooled", "exact", "mass", "pooled_mass")
 
 # Largest block and budget we accept: far beyond any context the engine can hold,
 # small enough to catch a typo such as a stray extra zero or a negative number.
@@ -39,8 +39,18 @@ class AttentionConfig:
     group_size: int = 4
     dense_layers: int = 2
     indexer: str = "pooled"
+    # index_share only: the layers that run the indexer, each leading the sparse layers up to the next one
+    # (groups of unequal sizes, as a calibration chose them: engine.calibration). None: every group_size-th.
+    anchor_layers: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.anchor_layers is not None:
+            anchors = self.anchor_layers
+            if not anchors or any(not isinstance(a, int) or isinstance(a, bool) or a < 0 for a in anchors):
+                raise EngineError(f"anchor layers must be layer numbers (0 or more), got {anchors!r}")
+            if list(anchors) != sorted(set(anchors)):
+                raise EngineError(f"anchor layers must be ascending without repeats, got {anchors!r}")
+            object.__setattr__(self, "anchor_layers", tuple(anchors))  # a JSON list comes back as a tuple
         if self.mode not in MODES:
             raise EngineError(f"unknown attention mode {self.mode!r}; choose one of {', '.join(MODES)}")
         if self.indexer not in INDEXERS:

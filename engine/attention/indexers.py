@@ -19,6 +19,20 @@ exact   score(qb, kb) = max_h max_{t in qb, j in kb}  q_t,h . k_j     (kb < qb)
         a block counts as good as its best token. Cost 2*HQ*D per causal (t, j) pair,
         about HQ*D*N^2 for a prefill: the same order as attention itself, which is
         the regime where running it once per group (Index Share) pays.
+
+A raw maximum of q.k is not attention: a key with a large norm, or a head that never
+attends there, wins it. The two mass indexers rank blocks by what attention would put
+on them instead, each query head normalised by its own softmax before the heads of a
+GQA group are summed:
+
+mass         score(qb, kb) = sum_h sum_{t in qb} sum_{j in kb} softmax_j(q_t,h . k_j / sqrt(D))
+             Dense attention's own block mass, so its top blocks are dense attention's top
+             blocks in this layer. Cost as exact (2*HQ*D per causal pair) plus one exp
+             per pair: the TidalDecode choice, full attention scores at the layers that select.
+
+pooled_mass  the same with each head's mean query over qb in place of its B queries,
+             normalised by a per-head log-sum-exp over the causal keys: 2*HQ*D per
+             (query block, key token) pair, 1/B of mass.
 """
 
 from __future__ import annotations
@@ -96,4 +110,71 @@ def exact_scores(
         s = s.unflatten(-1, (seen, bs)).amax(dim=-1).amax(dim=2).float()  # [B, HKV, C, BLOCK, SEEN]
         s = s.masked_fill(padding_query[None, None, start:stop, :, None], float("-inf"))
         scores[:, :, start:stop, :seen] = s.amax(dim=3)
+    return scores if out is None else out.copy_(scores)
+
+
+def mass_scores(
+    q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Attention-mass block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
+
+    score(qb, kb) = sum over the query heads sharing a KV head and over qb's real queries t of
+    sum_{j in kb} softmax_j(q_t,h . k_j / sqrt(D)), the softmax over t's causal keys:
+    the attention mass dense attention would put on kb. Every block up to qb's own is scored.
+    layout, out: as for exact_scores.
+    """
+    b, hq, _, d = q.shape
+    hkv = k.shape[1]
+    bs = layout.block_size
+    n_kb = layout.n_k_blocks
+    scale = d**-0.5
+    acc = torch.promote_types(q.dtype, torch.float32)
+    # fp32 products: exp amplifies bf16's rounding, and CPUs multiply bf16 far slower than fp32.
+    q_blocks = layout.pad(q).to(acc).view(b, hkv, hq // hkv, layout.n_q_blocks, bs, d)
+    k_blocks = torch.nn.functional.pad(k.to(acc), (0, 0, 0, n_kb * bs - k.shape[2]))
+    real = layout.real_queries(q.device)  # [NQB, BLOCK]
+    q_pos = layout.q_positions(q.device)  # [NQB, BLOCK]
+    rows_per_chunk = max(1, _EXACT_CHUNK_ELEMENTS // (hq * bs * n_kb * bs))
+    scores = torch.zeros((b, hkv, layout.n_q_blocks, n_kb), device=q.device, dtype=acc)
+    for start in range(0, layout.n_q_blocks, rows_per_chunk):
+        stop = min(start + rows_per_chunk, layout.n_q_blocks)
+        seen = min(layout.first_block + stop, n_kb)
+        s = torch.einsum("bhgctd,bhjd->bhgctj", q_blocks[:, :, :, start:stop], k_blocks[:, :, : seen * bs])
+        key_pos = torch.arange(seen * bs, device=q.device)
+        visible = (key_pos[None, None, :] <= q_pos[start:stop, :, None]) & (key_pos < layout.kv_len)  # [C, BLOCK, J]
+        # In place: at 2K tokens one chunk of scores is ~0.5 GB, and each copy costs as much as the products.
+        p = torch.softmax(s.mul_(scale).masked_fill_(~visible, float("-inf")), dim=-1)
+        p.nan_to_num_(0.0).mul_(real[start:stop, :, None])  # padding queries see no key: their row is NaN
+        scores[:, :, start:stop, :seen] = p.unflatten(-1, (seen, bs)).sum(dim=(2, 4, 6))
+    scores = scores.float()
+    return scores if out is None else out.copy_(scores)
+
+
+def pooled_mass_scores(
+    q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Pooled attention-mass block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
+
+    Each query head's mean query over qb scores every key token (q_mean . k_j / sqrt(D)); a per-head
+    log-sum-exp over the causal keys normalises them, so each head spends a mass of 1, and a block's
+    score is the mass its keys get, summed over the heads sharing a KV head:
+        score(qb, kb) = sum_h sum_{j in kb} softmax_j(mean_{t in qb} q_t,h . k_j / sqrt(D))
+    One query row per block instead of B: 1/B of mass_scores' work, and a single key that stands
+    out (a planted fact) still wins its block, which mean-pooled keys would blur away.
+    """
+    b, hq, _, d = q.shape
+    hkv = k.shape[1]
+    bs = layout.block_size
+    n_kb = layout.n_k_blocks
+    acc = torch.promote_types(q.dtype, torch.float32)
+    real = layout.real_queries(q.device).to(acc)  # [NQB, BLOCK]
+    q_mean = (layout.pad(q).to(acc) * real[None, None, :, :, None]).sum(3) / real.sum(1)[None, None, :, None]
+    k_pad = torch.nn.functional.pad(k.to(acc), (0, 0, 0, n_kb * bs - k.shape[2]))
+    s = torch.einsum("bhgqd,bhjd->bhgqj", q_mean.view(b, hkv, hq // hkv, layout.n_q_blocks, d), k_pad) * d**-0.5
+    # A pooled query stands for its whole block: it sees every key up to its block's last real query.
+    last = layout.q_positions(q.device).masked_fill(real == 0, -1).amax(1)  # [NQB]
+    key_pos = torch.arange(n_kb * bs, device=q.device)
+    visible = (key_pos[None, :] <= last[:, None]) & (key_pos < layout.kv_len)[None, :]  # [NQB, J]
+    p = torch.softmax(s.masked_fill(~visible, float("-inf")), dim=-1)
+    scores = p.unflatten(-1, (n_kb, bs)).sum(dim=(2, 5)).float()
     return scores if out is None else out.copy_(scores)

@@ -5,7 +5,7 @@ Roles:
   native  the model's own local attention (Gemma3's sliding layers), left as the model defines it
   window  sinks and window only (sliding_window mode)
   index   runs the indexer and selects blocks (every sparse layer in naive_sparse;
-          the first layer of each group in index_share)
+          the first layer of each group in index_share, or the config's calibrated anchor layers)
   reuse   attends over the selection its group's `index` layer made in this forward pass
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.attention.config import AttentionConfig
+from engine.errors import EngineError
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,14 @@ class LayerPlan:
                 role = "dense"
             elif cfg.mode == "sliding_window":
                 role = "window"
-            elif cfg.mode == "naive_sparse" or sparse_seen % cfg.group_size == 0:
+            elif cfg.mode == "naive_sparse":
+                role = "index"
+            elif cfg.anchor_layers is not None:
+                role = "index" if layer in cfg.anchor_layers else "reuse"
+                if role == "reuse" and leader is None:
+                    first = cfg.anchor_layers[0]
+                    raise EngineError(f"sparse layer {layer} comes before the first anchor layer {first}")
+            elif sparse_seen % cfg.group_size == 0:
                 role = "index"
             else:
                 role = "reuse"
@@ -45,6 +53,10 @@ class LayerPlan:
                 leader = layer if role == "index" else leader
             roles.append(role)
             leaders.append(leader if role in ("index", "reuse") else None)
+        if cfg.mode == "index_share" and cfg.anchor_layers is not None:
+            strays = [a for a in cfg.anchor_layers if a >= n_layers or roles[a] != "index"]
+            if strays:
+                raise EngineError(f"anchor layers {strays} are not sparse layers of this {n_layers}-layer model")
         return cls(tuple(roles), tuple(leaders))
 
     @property

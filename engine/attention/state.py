@@ -11,7 +11,7 @@ What lives how long:
                     is called, the start of every forward, so a reuse layer can only read
                     a selection its own leader made from this forward's queries and keys
                     (a continuation from a cached prefix, engine.prefix, relies on this);
-  per object        the counters (`indexer_calls`, `overlap`) and the resolved backend.
+  per object        the counters (`indexer_calls`, `overlap`, `recall`) and the resolved backend.
 Nothing derived from the keys persists between forwards: the indexers score the
 cache's keys afresh on every pass (the pooled one re-pools them), so keys that a
 cache gains or loses (a prefix's cache cut back after a question) are always seen
@@ -27,6 +27,7 @@ import torch
 
 from engine.attention.backends import AttentionBackend, resolve
 from engine.attention.config import AttentionConfig
+from engine.attention.indexers import mass_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
 from engine.attention.reference import GatherPlan, dense_attention
@@ -58,9 +59,13 @@ class SparseAttention:
     cfg: AttentionConfig
     plan: LayerPlan
     measure_overlap: bool = False
+    measure_recall: bool = False
     backend_name: str | None = None  # None: COSTPLANNER_ATTENTION_BACKEND, else auto
     indexer_calls: Counter = field(default_factory=Counter)  # layer -> passes that steer attention
     overlap: dict[int, OverlapTally] = field(default_factory=dict)
+    # Per layer: share of dense attention's own top-k blocks (by attention mass) that the layer's picks hold, at
+    # the prefill's last query block (where the question sits).
+    recall: dict[int, OverlapTally] = field(default_factory=dict)
     _shared: dict[int, Selection] = field(default_factory=dict)
     _backend: AttentionBackend | None = None
 
@@ -75,9 +80,11 @@ class SparseAttention:
 
     def mean_overlap(self) -> float | None:
         """Pooled over layers, heads and query blocks; None when nothing was measured."""
-        covered = sum(t.covered for t in self.overlap.values())
-        fresh = sum(t.fresh for t in self.overlap.values())
-        return covered / fresh if fresh else None
+        return _pooled_share(self.overlap)
+
+    def mean_recall(self) -> float | None:
+        """Recall of dense attention's top blocks, pooled over layers and heads; None when nothing was measured."""
+        return _pooled_share(self.recall)
 
     def attend(
         self,
@@ -115,6 +122,8 @@ class SparseAttention:
                 raise RuntimeError(f"layer {layer} found no selection from its group leader in this forward pass")
             if self.measure_overlap:
                 self._tally_overlap(layer, q, k, selection)
+        if self.measure_recall and layout.q_len > 1:
+            self._tally_recall(layer, q, k, selection)
         backend = self.backend(q.device)
         if layout.q_len == 1:
             return backend.sparse_decode(q, k, v, selection.index, scale, self.cfg.block_size)
@@ -132,6 +141,24 @@ class SparseAttention:
         plan = GatherPlan.from_index(index, layout) if self.backend(q.device).uses_gather_plan else None
         return Selection(layout, index, picked, plan)
 
+    def _tally_recall(self, layer: int, q: torch.Tensor, k: torch.Tensor, selection: Selection) -> None:
+        # A diagnostic, like _tally_overlap: dense attention's block mass for the last query block alone
+        # (one block of queries against every key, so cheap beside the prefill), its top-k among the blocks
+        # the indexer may pick, and the share of those the layer's own picks hold.
+        if selection.picked is None:
+            return
+        layout, bs = selection.layout, self.cfg.block_size
+        n_last = min(layout.q_len, layout.kv_len - (layout.first_block + layout.n_q_blocks - 1) * bs)
+        last = QueryLayout(q_len=n_last, kv_len=layout.kv_len, block_size=bs)
+        oracle = mass_scores(q[:, :, -n_last:], k, last)
+        _, dense_top = block_index(self.cfg, last, q.shape[0], k.shape[1], oracle, q.device)
+        picked = selection.picked[:, :, -1:, :]
+        real = dense_top >= 0
+        covered = (dense_top[..., :, None] == picked[..., None, :]).any(-1) & real
+        tally = self.recall.setdefault(layer, OverlapTally())
+        tally.covered += int(covered.sum())
+        tally.fresh += int(real.sum())
+
     def _tally_overlap(self, layer: int, q: torch.Tensor, k: torch.Tensor, shared: Selection) -> None:
         # A diagnostic indexer pass: not counted in indexer_calls, and its cost is
         # left out of timings by running with measure_overlap off.
@@ -142,3 +169,9 @@ class SparseAttention:
         tally = self.overlap.setdefault(layer, OverlapTally())
         tally.covered += int(covered.sum())
         tally.fresh += int(real.sum())
+
+
+def _pooled_share(tallies: dict[int, OverlapTally]) -> float | None:
+    covered = sum(t.covered for t in tallies.values())
+    fresh = sum(t.fresh for t in tallies.values())
+    return covered / fresh if fresh else None

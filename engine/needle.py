@@ -1,0 +1,294 @@
+"""The needle grid: facts planted in real text at several depths and lengths, asked under each attention setting.
+
+In the manner of RULER's needle tests, on the user's own documents (the samples' by default):
+for each length, the text is cut to fill the prompt, one fact ("The annual renewal fee for
+{company} is {N} euros.") is planted at a paragraph break nearest each depth, and the model is
+asked for N. Every setting (an attention mode, an indexer, a budget) answers the same prompts,
+so the comparison is paired. Per prompt and setting it records whether the answer holds N,
+the recall of dense attention's own top blocks at the question (engine.attention.state), and
+the ledger's FLOPs for the call.
+
+A sparse setting's budget is a share of the prompt's tokens: for each prompt its top-k is what is left
+of that share after the sink, the window and the strided global blocks.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from engine import ledger
+from engine.attention import MODES, AttentionConfig
+from engine.documents import Document, read_documents
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+DEPTHS = (0.1, 0.3, 0.5, 0.7, 0.9)
+# Names no sample document uses, so the only answer in the text is the planted one.
+_COMPANIES = (
+    "Halvorsen Logistics", "Brightwater Dental", "Okafor Textiles", "Marlowe Glassworks",
+    "Tidewell Bakery", "Vesta Optics", "Quillon Freight", "Ashgrove Nurseries",
+)
+# New tokens for the answer: " {N} euros." (one token a digit).
+ANSWER_TOKENS = 8
+
+
+@dataclass(frozen=True)
+class Fact:
+    company: str
+    amount: int
+
+    @property
+    def sentence(self) -> str:
+        return f"The annual renewal fee for {self.company} is {self.amount} euros."
+
+    @property
+    def question(self) -> str:
+        return f"What is the annual renewal fee for {self.company}? Answer with the number."
+
+    @property
+    def answer_start(self) -> str:
+        """The answer's first words, put in the model's mouth (as RULER's templates do), so that its first
+        new tokens are the number rather than a restated question: fewer decode steps to pay for."""
+        return f"The annual renewal fee for {self.company} is"
+
+    def answered_by(self, text: str) -> bool:
+        return str(self.amount) in text.replace(",", "").replace(" ", "")
+
+
+def facts(n: int) -> list[Fact]:
+    """n distinct facts, the same on every run (a paired grid needs the same prompts)."""
+    if not 1 <= n <= len(_COMPANIES):
+        raise EngineError(f"facts per cell must be between 1 and {len(_COMPANIES)}, got {n}")
+    return [Fact(_COMPANIES[i], 1000 + (i * 7919 + 2963) % 9000) for i in range(n)]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One column of the grid: a mode, an indexer and a budget (a share of the prompt's length)."""
+
+    mode: str
+    indexer: str = "pooled"
+    budget: float = 0.25
+    base: AttentionConfig = AttentionConfig(window=128, global_blocks=0)
+    calibrated: bool = False  # index_share with the model's calibrated anchor layers (engine.calibration)
+
+    @property
+    def name(self) -> str:
+        if self.mode in ("dense", "sliding_window"):
+            return self.mode
+        return f"{self.mode}:{self.indexer}{'+cal' if self.calibrated else ''}@{self.budget:g}"
+
+    def config(self, length: int, anchors: tuple[int, ...] | None = None) -> AttentionConfig:
+        """The attention settings at a prompt of `length` tokens: top-k fills the budget's share."""
+        cfg = self.base.replace(mode=self.mode, indexer=self.indexer, anchor_layers=anchors)
+        if self.mode == "dense":
+            return cfg
+        b = cfg.block_size
+        fixed = (cfg.sink_blocks + cfg.window_blocks + cfg.global_blocks) * b
+        topk = int(self.budget * length) // b * b - fixed
+        if topk < b:
+            raise EngineError(
+                f"a budget of {self.budget:g} x {length} tokens leaves no room for top-k after the sink, "
+                f"window and global blocks ({fixed} tokens): raise the budget or lower the window"
+            )
+        return cfg.replace(topk=topk)
+
+
+def parse_setting(text: str, budget: float, base: AttentionConfig) -> Setting:
+    """'dense', 'sliding_window', 'mode:indexer' (index_share:mass), or with calibrated anchor layers
+    'index_share:indexer+cal'."""
+    if not 0 < budget <= 1:
+        raise EngineError(f"the budget is a share of the prompt's length, above 0 and at most 1; got {budget}")
+    mode, _, indexer = text.partition(":")
+    if mode not in MODES:
+        raise EngineError(f"unknown attention mode {mode!r} in setting {text!r}; choose one of {', '.join(MODES)}")
+    calibrated = indexer.endswith("+cal")
+    if calibrated and mode != "index_share":
+        raise EngineError(f"only index_share has anchor layers to calibrate, not {mode} ({text!r})")
+    setting = Setting(mode, indexer.removesuffix("+cal") or base.indexer, budget, base, calibrated)
+    setting.config(4096)  # the indexer's name and the settings are checked here, before any model loads
+    return setting
+
+
+def calibration_documents() -> list[Document]:
+    """Text for calibrating anchor layers: the workload's files, which the grid's haystack only reaches
+    after both licences (beyond 8K tokens), so the grid is not scored on the text it was calibrated on."""
+    return read_documents(sorted((SAMPLES / "workload").glob("*.txt")))
+
+
+def default_documents() -> list[Document]:
+    """The samples' documents: the two licences first (long, plain prose), then the workload's files."""
+    paths = sorted((SAMPLES / "contracts").glob("*.txt")) + sorted((SAMPLES / "workload").glob("*.txt"))
+    return read_documents(paths)
+
+
+def planted_prompt(lm, haystack: str, fact: Fact, length: int, depth: float) -> tuple[list[int], float]:
+    """Prompt ids of at most `length` tokens: the haystack cut to fit, the fact at the paragraph break
+    nearest `depth`, then the question. Returns (ids, the fact's depth in the prompt's tokens)."""
+    from engine.generate import encode_prompt
+
+    tok = lm.tokenizer
+    hay_ids = tok(haystack, add_special_tokens=False)["input_ids"]
+    start = tok(fact.answer_start, add_special_tokens=False)["input_ids"]
+    overhead = len(encode_prompt(lm, f"{fact.sentence}\n\n{fact.question}")) + len(start) + 8
+    room = length - overhead
+    if room < 64:
+        raise EngineError(f"a {length}-token prompt leaves no room for text around the fact")
+    if len(hay_ids) < room:
+        raise EngineError(f"the documents hold {len(hay_ids)} tokens; a {length}-token prompt needs {room}")
+    for _ in range(4):  # re-tokenising the joined text can differ by a few tokens: trim until it fits
+        cut = tok.decode(hay_ids[:room])
+        at = _break_near(cut, depth)
+        before = cut[:at].rstrip()
+        ids = encode_prompt(lm, f"{before}\n\n{fact.sentence}\n\n{cut[at:].lstrip()}\n\n{fact.question}") + start
+        if len(ids) <= length:
+            where = len(encode_prompt(lm, before)) / len(ids)
+            return ids, where
+        room -= len(ids) - length
+    raise EngineError(f"could not fit the prompt into {length} tokens")
+
+
+def _break_near(text: str, depth: float) -> int:
+    """The paragraph break (else line break, else sentence end) nearest depth * len(text)."""
+    target = int(depth * len(text))
+    for sep in ("\n\n", "\n", ". "):
+        starts = [i + len(sep) for i in _find_all(text, sep)]
+        if starts:
+            return min(starts, key=lambda i: abs(i - target))
+    return target
+
+
+def _find_all(text: str, sep: str) -> list[int]:
+    found, i = [], text.find(sep)
+    while i >= 0:
+        found.append(i)
+        i = text.find(sep, i + 1)
+    return found
+
+
+def check_grid(settings: Sequence[Setting], lengths: Sequence[int], depths: Sequence[float], n_facts: int) -> None:
+    """Everything about a grid that needs no model, so a command can refuse it before loading one."""
+    facts(n_facts)
+    if not settings or not lengths or not depths:
+        raise EngineError("a grid needs at least one setting, one length and one depth")
+    for length in lengths:
+        if length < 256:
+            raise EngineError(f"lengths start at 256 tokens, got {length}")
+        for s in settings:
+            s.config(length)
+    for depth in depths:
+        if not 0 <= depth <= 1:
+            raise EngineError(f"depths are shares of the text, between 0 and 1; got {depth}")
+
+
+def run_grid(
+    lm,
+    documents: Sequence[Document],
+    settings: Sequence[Setting],
+    lengths: Sequence[int],
+    depths: Sequence[float] = DEPTHS,
+    n_facts: int = 2,
+    progress: Callable[[str], None] = lambda message: None,
+    partial: Callable[[dict], None] = lambda report: None,
+) -> dict:
+    """Every setting on every (length, depth, fact) prompt; the report as JSON-ready data.
+
+    Lengths run in the order given; `partial` gets the report so far after each prompt, so a long grid
+    that is stopped still leaves what it measured."""
+    from engine.generate import generate
+
+    check_grid(settings, lengths, depths, n_facts)
+    for length in lengths:
+        if length + ANSWER_TOKENS > lm.max_positions:
+            raise EngineError(
+                f"length {length} plus {ANSWER_TOKENS} answer tokens exceeds {lm.name}'s {lm.max_positions} positions"
+            )
+    haystack = "\n\n".join(d.text.strip() for d in documents)
+    shape = ledger.from_hf_config(lm.config, lm.name)
+    anchors = _anchors(lm, settings)
+    rows = []
+    started = time.time()
+    for length in lengths:
+        for depth in depths:
+            for fact in facts(n_facts):
+                ids, where = planted_prompt(lm, haystack, fact, length, depth)
+                for s in settings:
+                    cfg = s.config(len(ids), anchors.get(s.name))  # the budget is a share of the prompt itself
+                    result = generate(lm, ids, cfg, ANSWER_TOKENS, measure_recall=cfg.mode != "dense")
+                    costs = ledger.call_costs(shape, cfg, len(ids), result.decode_forwards)
+                    rows.append({
+                        "setting": s.name, "length": length, "depth": depth, "fact_depth": round(where, 4),
+                        "prompt_tokens": len(ids), "company": fact.company, "answer": str(fact.amount),
+                        "text": result.text, "correct": fact.answered_by(result.text),
+                        "recall": result.index_recall,
+                        "recall_by_layer": {str(k): round(v, 3) for k, v in result.index_recall_by_layer.items()},
+                        "flops": costs.total_flops,
+                        "indexer_flops": costs.flops["indexer"], "indexer_passes": result.indexer_passes,
+                        "budget_tokens": cfg.budget_tokens if cfg.mode != "dense" else len(ids),
+                        "prefill_seconds": result.prefill.seconds,
+                    })
+                    verdict = "right" if rows[-1]["correct"] else "wrong"
+                    progress(f"{length} tokens, depth {depth:g}, {s.name}: {verdict} ({result.text.strip()[:24]!r})")
+                partial({**_report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, started),
+                         "partial": True})
+    return _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, started)
+
+
+def _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, started) -> dict:
+    return {
+        "model": lm.name, "device": f"{lm.device} ({platform.processor() or platform.machine()})",
+        "date": time.strftime("%Y-%m-%d", time.gmtime()), "seconds": round(time.time() - started, 1),
+        "documents": [d.name for d in documents], "lengths": list(lengths), "depths": list(depths),
+        "facts_per_cell": n_facts,
+        "settings": [{"name": s.name, **asdict(s), "base": asdict(s.base)} for s in settings],
+        "anchor_layers": {name: list(layers) for name, layers in anchors.items()},
+        "rows": rows, "summary": summarise(rows),
+        "note": "prefill seconds include the recall diagnostic of sparse settings",
+    }
+
+
+def _anchors(lm, settings: Sequence[Setting]) -> dict[str, tuple[int, ...]]:
+    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the workload's text."""
+    wanted = [s for s in settings if s.calibrated]
+    if not wanted:
+        return {}
+    from engine import calibration
+
+    text = "\n\n".join(d.text.strip() for d in calibration_documents())
+    ids = lm.tokenizer(text, add_special_tokens=False)["input_ids"]
+    return {s.name: calibration.calibrated(lm, s.config(len(ids)), ids).anchor_layers for s in wanted}
+
+
+def summarise(rows: Sequence[dict]) -> dict:
+    """Per setting: accuracy overall, per depth, per length and per cell; mean recall and FLOPs."""
+    by_setting: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_setting[r["setting"]].append(r)
+    out = {}
+    for name, rs in by_setting.items():
+        lengths, depths = sorted({r["length"] for r in rs}), sorted({r["depth"] for r in rs})
+        recalls = [r["recall"] for r in rs if r["recall"] is not None]
+        out[name] = {
+            "accuracy": _share(rs),
+            "by_depth": {str(d): _share([r for r in rs if r["depth"] == d]) for d in depths},
+            "by_length": {str(n): _share([r for r in rs if r["length"] == n]) for n in lengths},
+            # Only cells with prompts: a partial report (a grid still running, or stopped) lacks the rest.
+            "cells": {f"{n}@{d}": _share(cell) for n in lengths for d in depths
+                      if (cell := [r for r in rs if r["length"] == n and r["depth"] == d])},
+            "recall": sum(recalls) / len(recalls) if recalls else None,
+            "flops": sum(r["flops"] for r in rs) / len(rs),
+            "prompts": len(rs),
+        }
+    return out
+
+
+def _share(rs: Sequence[dict]) -> float:
+    return sum(r["correct"] for r in rs) / len(rs)
