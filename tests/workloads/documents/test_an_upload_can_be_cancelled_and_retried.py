@@ -36,9 +36,10 @@ def test_a_failed_upload_is_retried_from_its_page(client, bob, upload, django_ca
     Upload.objects.filter(pk=upload.pk).update(status="failed", error="its worker stopped without finishing it")
     client.force_login(bob)
     assert "Try the upload again" in client.get(f"/uploads/{upload.pk}/").content.decode()
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=False) as queued:
         response = client.post(f"/uploads/{upload.pk}/retry/", follow=True)
-    assert "Extracting the text again." in response.content.decode()
+    assert "Extracting the text again." in response.content.decode() and len(queued) == 1
+    extract_upload(upload.pk)  # what the queued message does
     upload.refresh_from_db()
     assert upload.status == "done" and upload.error == ""
 
