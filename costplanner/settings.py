@@ -225,5 +225,16 @@ if not 0 <= WORKER_NICENESS <= 19:
     raise ImproperlyConfigured(f"WORKER_NICENESS must be 0 to 19, not {WORKER_NICENESS}")
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Besides each workload's own entry (workloads/reporting/scheduling.py), beat installs this one in its database.
-CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60}}
+# Runs and uploads hold a lease while they work (workloads/leases.py, docs/configuration.md): the worker beats every
+# JOB_HEARTBEAT_S; a running job silent for JOB_STALE_AFTER_S lost its worker, and a delivery of it, or the sweep
+# (workloads/recovery.py, from beat and from each worker), hands it to a live worker, at most JOB_MAX_TAKEOVERS times.
+JOB_HEARTBEAT_S = env.int("JOB_HEARTBEAT_S", default=10)
+JOB_STALE_AFTER_S = env.int("JOB_STALE_AFTER_S", default=45)
+JOB_MAX_TAKEOVERS = env.int("JOB_MAX_TAKEOVERS", default=3)
+# A queued job older than this whose message the broker no longer holds (a restart without persistence) is sent
+# again, at most JOB_MAX_RESENDS times, then failed with the reason.
+JOB_LOST_MESSAGE_AFTER_S = env.int("JOB_LOST_MESSAGE_AFTER_S", default=300)
+JOB_MAX_RESENDS = env.int("JOB_MAX_RESENDS", default=3)
+CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60},
+                        "recover stalled jobs": {"task": "workloads.recover_jobs", "schedule": JOB_STALE_AFTER_S}}
 CELERY_TIMEZONE = TIME_ZONE

@@ -7,3 +7,4 @@ class WorkloadsConfig(AppConfig):
     def ready(self) -> None:
         from workloads import checks  # noqa: F401  (registers the system checks)
         from workloads import signals  # noqa: F401  (keeps beat entries in step with schedules)
+        from workloads import worker_watch  # noqa: F401  (a worker asks for the sweep of lost jobs)

@@ -28,8 +28,8 @@ def delete_workload(workload: Workload) -> None:
                                   "deleting the workload")
         upload = Upload.objects.select_for_update().filter(**unfinished).first()
         if upload is not None:
-            raise ValidationError(f"upload {upload.pk} is {upload.status}: wait for its extraction to finish "
-                                  "before deleting the workload")
+            raise ValidationError(f"upload {upload.pk} is {upload.status}: cancel it, or wait for its extraction "
+                                  "to finish, before deleting the workload")
         workload.delete()
 
 

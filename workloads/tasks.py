@@ -1,7 +1,8 @@
 """Celery tasks: the only place the web app calls the engine.
 
 Tasks take primary keys, claim their row with a conditional UPDATE (Job.claim: a
-redelivered task does nothing twice), call the service that does the work, and record
+redelivered task does nothing twice; runs and uploads hold a lease with a heartbeat instead,
+workloads.leases, so that a delivery of one whose worker died takes it over), call the service that does the work, and record
 the outcome in our own tables. Services queue them by name (workloads.dispatch) and
 never import this module. The model is loaded lazily inside the worker process, never
 at import: CUDA must not be touched before the worker forks.
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from engine import run_settings  # torch-free, as the next
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
-from workloads import rules
+from workloads import leases, recovery, rules
 from workloads.comparisons import pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
@@ -62,18 +63,27 @@ def _model(name: str):
 @shared_task(name="workloads.extract_upload")
 def extract_upload(upload_pk: int) -> None:
     """Extract an upload's files into Documents: all of them in one transaction, or none."""
-    if not Upload.claim(upload_pk):
-        log.info("upload %s is not queued: already handled", upload_pk)
+    claim = leases.claim(Upload, upload_pk)
+    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
+        log.info("upload %s: %s, nothing to do (finished, cancelled, or its worker is alive)", upload_pk, claim.value)
         return
+    if claim is leases.Claim.TAKEN_OVER:  # nothing was kept: documents are kept with "done", in one transaction
+        log.warning("upload %s: its worker was gone, taken over", upload_pk)
+        Upload.objects.filter(pk=upload_pk).update(files_done=0)
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
+    me = leases.holder()
     try:
-        documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
+        with leases.heartbeat(Upload, upload_pk):
+            documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
         with transaction.atomic():  # the documents kept and the upload's "done" are saved together, or neither
-            intake.keep(upload, documents, items)
-            Upload.finish(upload_pk, Upload.Status.DONE)
+            # Locked first: a cancel or a takeover meanwhile keeps nothing.
+            if Upload.objects.select_for_update().filter(pk=upload_pk, status=Upload.Status.RUNNING,
+                                                         claimed_by=me).exists():
+                intake.keep(upload, documents, items)
+                Upload.finish(upload_pk, Upload.Status.DONE, held_by=me)
     except Exception as exc:
         log.exception("extraction of upload %s failed", upload_pk)
-        Upload.fail(upload_pk, f"extraction failed: {exc}")
+        Upload.fail(upload_pk, f"extraction failed: {exc}", held_by=me)
         raise
 
 
@@ -110,31 +120,38 @@ def run_comparison(run_pk: int) -> None:
     """Run a queued comparison for real on this worker's device, and store what it measured."""
     from engine.errors import EngineError
 
-    if not ComparisonRun.claim(run_pk):
-        log.info("run %s is not queued (cancelled, or delivered again): nothing to do", run_pk)
+    claim = leases.claim(ComparisonRun, run_pk)
+    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
+        log.info("run %s: %s, nothing to do (finished, cancelled, or its worker is alive)", run_pk, claim.value)
         return
+    if claim is leases.Claim.TAKEN_OVER:
+        log.warning("run %s: its worker was gone, taken over from the start", run_pk)
+        recovery.clear_partial_run(run_pk)
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
+    me = leases.holder()
     try:
-        report = _compare(run)
+        with leases.heartbeat(ComparisonRun, run_pk):
+            report = _compare(run)
     except RunCancelled:
         log.info("run %s was cancelled while running", run_pk)
         return
     except SoftTimeLimitExceeded:
-        ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s")
+        ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
         return
     except (EngineError, pricing.PricingError, queued_inputs.Refused) as exc:
-        ComparisonRun.fail(run_pk, str(exc))
+        ComparisonRun.fail(run_pk, str(exc), me)
         return
     except Exception as exc:
         log.exception("run %s failed", run_pk)
-        ComparisonRun.fail(run_pk, f"internal error: {exc}")
+        ComparisonRun.fail(run_pk, f"internal error: {exc}", me)
         raise
     with transaction.atomic():
-        if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING).exists():
-            return  # cancelled just as it finished: keep it cancelled
+        if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING,
+                                                                claimed_by=me).exists():
+            return  # cancelled just as it finished, or taken over by another worker: keep what it says
         store_report(run, report)
         run.save(update_fields=["report", "device"])
-        ComparisonRun.finish(run_pk, Status.SUCCEEDED, progress_done=F("progress_total"))
+        ComparisonRun.finish(run_pk, Status.SUCCEEDED, me, progress_done=F("progress_total"))
     run.refresh_from_db()
     pricing.price_run(run)
     if run.trigger == ComparisonRun.Trigger.SCHEDULED:  # the quarter's PDF is waiting for the manager
@@ -173,13 +190,13 @@ def _compare(run: ComparisonRun) -> dict:
         prices=Prices(float(gpu.per_hour), *api_rates),
         gate_points=run.gate_points,
     )
-    return compare(lm, work, progress=_progress(run.pk))
+    return compare(lm, work, progress=_progress(run.pk, leases.holder()))
 
 
-def _progress(run_pk: int):
+def _progress(run_pk: int, me: str):
     def report(done: int, planned: int, message: str) -> None:
-        # One conditional UPDATE both records progress and notices a cancel.
-        if not ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING).update(
+        # One conditional UPDATE both records progress and notices a cancel, or a takeover by another worker.
+        if not ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING, claimed_by=me).update(
                 progress_done=done, progress_total=planned, progress_message=message[:300]):
             raise RunCancelled
     return report
@@ -194,31 +211,35 @@ def run_group_sweep(sweep_pk: int) -> None:
     from engine.measure import device_name
     from engine.probes import Probe as EngineProbe
 
-    if not GroupSweep.claim(sweep_pk):
-        log.info("group-size sweep %s is not queued: already handled", sweep_pk)
+    claim = leases.claim(GroupSweep, sweep_pk)
+    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
+        log.info("group-size sweep %s: %s, nothing to do", sweep_pk, claim.value)
         return
+    # A sweep keeps nothing until it is done, so one taken over from a dead worker simply starts again.
     job = GroupSweep.objects.select_related("workload").get(pk=sweep_pk)
-    lm = _model(job.model)
-    GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
+    me = leases.holder()
     kept = job.settings
 
     def progress(done: int, planned: int, _message: str) -> None:
-        GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING).update(
+        GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING, claimed_by=me).update(
             progress_done=done, progress_total=planned)
 
     try:
-        report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
-                       [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
-                        for p in job.workload.probes.all()],
-                       run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+        with leases.heartbeat(GroupSweep, sweep_pk):
+            lm = _model(job.model)
+            GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
+            report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
+                           [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
+                            for p in job.workload.probes.all()],
+                           run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
     except EngineError as exc:
-        GroupSweep.fail(sweep_pk, str(exc))
+        GroupSweep.fail(sweep_pk, str(exc), me)
         return
     except Exception as exc:
         log.exception("group-size sweep %s failed", sweep_pk)
-        GroupSweep.fail(sweep_pk, f"internal error: {exc}")
+        GroupSweep.fail(sweep_pk, f"internal error: {exc}", me)
         raise
-    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, report=report, progress_done=F("progress_total"))
+    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, me, report=report, progress_done=F("progress_total"))
 
 
 @shared_task(name="workloads.fail_lost_jobs")
@@ -238,6 +259,13 @@ def fail_lost_jobs() -> int:
     if failed:
         log.warning("marked %d lost job(s) failed", failed)
     return failed
+
+
+@shared_task(name="workloads.recover_jobs")
+def recover_jobs() -> dict[str, int]:
+    """Send again the runs and uploads whose worker is gone, and the queued ones whose message the broker lost
+    (workloads.recovery); beat sends this every JOB_STALE_AFTER_S, and so does every worker (workloads.signals)."""
+    return recovery.recover()
 
 
 @shared_task(name="workloads.scheduled_comparison")

@@ -29,6 +29,8 @@ urlpatterns = [
     path("workloads/<int:pk>/upload/", upload_pages.upload_create, name="upload_create"),
     path("uploads/<int:pk>/", upload_pages.upload_detail, name="upload_detail"),
     path("uploads/<int:pk>/status.json", upload_pages.upload_status, name="upload_status"),
+    path("uploads/<int:pk>/cancel/", upload_pages.upload_cancel, name="upload_cancel"),
+    path("uploads/<int:pk>/retry/", upload_pages.upload_retry, name="upload_retry"),
     # Probes
     path("workloads/<int:pk>/probes/new/", probe_pages.probe_create, name="probe_create"),
     path("workloads/<int:pk>/probes/generate/", probe_pages.probes_generate, name="probes_generate"),
@@ -42,6 +44,7 @@ urlpatterns = [
     path("sweeps/<int:pk>/", sweep_pages.sweep_detail, name="sweep_detail"),
     path("runs/<int:pk>/status.json", run_pages.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", run_pages.run_cancel, name="run_cancel"),
+    path("runs/<int:pk>/retry/", run_pages.run_retry, name="run_retry"),
     path("runs/<int:pk>/reprice/", run_pages.run_reprice, name="run_reprice"),
     path("runs/<int:pk>/delete/", run_pages.run_delete, name="run_delete"),
     # The manager's PDF summary: export (again), follow the export, download the newest, e-mail it

@@ -10,7 +10,7 @@ from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing
-from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, start_run
+from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, retry_run, start_run
 from workloads.models import ComparisonRun, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
 from workloads.reporting.data_exports import download, history_csv
@@ -118,6 +118,20 @@ def cancel(request, run_id: int):
     if not cancel_run(run):
         run.refresh_from_db(fields=["status"])
         raise HttpError(409, f"run {run.pk} has already finished: it is {run.status}")
+    run.refresh_from_db()
+    return run_out(run)
+
+
+@router.post("/runs/{run_id}/retry", response={200: RunOut, **ERRORS, **CONFLICT},
+             summary="Queue a failed run again with the same settings (409 unless it failed)")
+def retry(request, run_id: int):
+    run = run_of(request, run_id, Role.MEMBER)
+    try:
+        retried = retry_run(run)
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from exc
+    if not retried:
+        raise HttpError(409, f"run {run.pk} is {run.status}: only a failed run is retried")
     run.refresh_from_db()
     return run_out(run)
 

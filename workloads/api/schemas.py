@@ -162,7 +162,7 @@ class UploadItemOut(Schema):
 class UploadOut(Schema):
     id: int
     workload_id: int
-    status: Literal["queued", "running", "done", "failed"]
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
     files_done: int = Field(description="files extracted so far")
     files_total: int = Field(description="files in the upload")
     replace_same_names: bool = Field(description="whether its documents replace those of the same names")

@@ -15,6 +15,7 @@ from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
 from workloads.comparisons import pricing
+from workloads.documents import upload_jobs
 from workloads.documents.intake import accept_upload
 from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
 from workloads.organisations.access import organisation_of, workload_for
@@ -120,9 +121,35 @@ def upload_documents(request, workload_id: int, files: list[UploadedFile] = File
 @router.get("/uploads/{upload_id}", response={200: UploadOut, **ERRORS},
             summary="An upload's progress, and what extraction kept or skipped")
 def get_upload(request, upload_id: int):
-    uploads = (Upload.objects.filter(workload__organisation=organisation_of(request.auth))
+    return _upload_out(_upload_of(request, upload_id))
+
+
+@router.post("/uploads/{upload_id}/cancel", response={200: UploadOut, **ERRORS, **CONFLICT},
+             summary="Cancel a queued or running upload's extraction; it keeps nothing (409 once it has finished)")
+def cancel_upload(request, upload_id: int):
+    upload = _upload_of(request, upload_id, Role.MEMBER)
+    if not upload_jobs.cancel_upload(upload):
+        raise HttpError(409, f"upload {upload.pk} has already finished: it is {upload.status}")
+    return _upload_out(_upload_of(request, upload_id))
+
+
+@router.post("/uploads/{upload_id}/retry", response={200: UploadOut, **ERRORS, **CONFLICT},
+             summary="Extract a failed or cancelled upload again from its stored files (409 otherwise)")
+def retry_upload(request, upload_id: int):
+    upload = _upload_of(request, upload_id, Role.MEMBER)
+    if not upload_jobs.retry_upload(upload):
+        raise HttpError(409, f"upload {upload.pk} is {upload.status}: only a failed or cancelled one is retried")
+    return _upload_out(_upload_of(request, upload_id))
+
+
+def _upload_of(request, upload_id: int, needs: Role = Role.VIEWER) -> Upload:
+    """The upload if its workload is in the token user's organisation and their role allows `needs`."""
+    uploads = (Upload.objects.filter(workload__organisation=organisation_of(request.auth, needs))
                .annotate(files_total=Count("files")))
-    upload = get_object_or_404(uploads, pk=upload_id)
+    return get_object_or_404(uploads, pk=upload_id)
+
+
+def _upload_out(upload: Upload) -> dict:
     return {
         "id": upload.pk, "workload_id": upload.workload_id, "status": upload.status, "files_done": upload.files_done,
         "files_total": upload.files_total, "replace_same_names": upload.replace_same_names, "error": upload.error,

@@ -1,9 +1,9 @@
-"""Starting and cancelling comparison runs."""
+"""Starting, cancelling and retrying comparison runs."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import run_settings
@@ -14,6 +14,7 @@ from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.recovery import clear_partial_run
 from workloads.reporting import periods
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
@@ -82,3 +83,22 @@ def cancel_run(run: ComparisonRun) -> bool:
     """Cancel a queued or running run. A running one stops at its next progress report."""
     return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=UNFINISHED_STATUSES)
                 .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))
+
+
+def retry_run(run: ComparisonRun) -> bool:
+    """Queue a failed run again with the same settings, its partial results cleared; whether it had failed.
+
+    Raises ValidationError for a scheduled run whose period has another run standing for it meanwhile.
+    """
+    try:
+        with transaction.atomic():
+            again = ComparisonRun.objects.filter(pk=run.pk, status=ComparisonRun.Status.FAILED).update(
+                status=ComparisonRun.Status.QUEUED, error="", started_at=None, finished_at=None, claimed_by="",
+                heartbeat_at=None, takeovers=0, resent_at=None, resends=0)
+            if again:
+                clear_partial_run(run.pk)
+                dispatch.queue_comparison(run.pk)
+    except IntegrityError as exc:
+        raise ValidationError(f"another run stands for period {run.period} of this schedule: retry that one "
+                              "instead") from exc
+    return bool(again)

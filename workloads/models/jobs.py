@@ -41,6 +41,14 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The lease of a job that beats (runs, uploads: workloads.leases): which worker process holds it, "host:pid",
+    # and when it last said it was alive. A running job whose beat went stale lost its worker and may be taken over.
+    claimed_by = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    takeovers = models.PositiveSmallIntegerField(default=0)  # how many times a worker took it over from a dead one
+    # When its task message was last sent again by the sweep (workloads.recovery), and how many times.
+    resent_at = models.DateTimeField(null=True, blank=True)
+    resends = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         abstract = True
@@ -57,16 +65,19 @@ class Job(models.Model):
         return bool(cls.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=timezone.now()))
 
     @classmethod
-    def finish(cls, pk: int, status: str, **fields) -> bool:
-        """Running -> `status`, stamped, with `fields` set too; whether it was still running. A run cancelled
-        meanwhile, or a job the sweep already failed, keeps what it says."""
-        return bool(cls.objects.filter(pk=pk, status=RUNNING).update(status=status, finished_at=timezone.now(),
-                                                                      **fields))
+    def finish(cls, pk: int, status: str, held_by: str | None = None, **fields) -> bool:
+        """Running -> `status`, stamped, with `fields` set too; whether it was still running (and, given `held_by`,
+        still held by that worker: one that another took over from records nothing). A run cancelled meanwhile, or a
+        job the sweep already failed, keeps what it says."""
+        running = cls.objects.filter(pk=pk, status=RUNNING)
+        if held_by is not None:
+            running = running.filter(claimed_by=held_by)
+        return bool(running.update(status=status, finished_at=timezone.now(), **fields))
 
     @classmethod
-    def fail(cls, pk: int, error: str) -> bool:
+    def fail(cls, pk: int, error: str, held_by: str | None = None) -> bool:
         """Running -> failed, saying why; whether it was still running."""
-        return cls.finish(pk, FAILED, error=error)
+        return cls.finish(pk, FAILED, held_by, error=error)
 
     @classmethod
     def fail_lost(cls, started_before: dt.datetime, error: str) -> int:

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
 
-from workloads.models.jobs import DoneStatus, Job, status_field
+from workloads.models.jobs import FAILED, QUEUED, RUNNING, Job, status_field
 from workloads.models.workloads import Document, Workload
 
 
@@ -12,7 +12,12 @@ NOTHING_KEPT = "nothing kept"
 class Upload(Job):
     """Files a user sent at once; a Celery task extracts them into Documents."""
 
-    Status = DoneStatus
+    class Status(models.TextChoices):
+        QUEUED = QUEUED
+        RUNNING = RUNNING
+        DONE = "done"
+        FAILED = FAILED
+        CANCELLED = "cancelled"
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="uploads")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)

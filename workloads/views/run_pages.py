@@ -131,6 +131,22 @@ def run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk, Role.MEMBER)
+    try:
+        retried = starting.retry_run(run)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+        return redirect("run_detail", pk=run.pk)
+    if retried:
+        messages.success(request, "Queued again with the same settings.")
+    else:
+        messages.info(request, "Only a failed comparison can be retried.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
+@require_POST
 def run_reprice(request: HttpRequest, pk: int) -> HttpResponse:
     """A new pricing beside the run's earlier ones (admins only: it changes every figure the run reports)."""
     run = access.run_for(request.user, pk, Role.ADMIN)

@@ -11,16 +11,18 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
+from workloads.documents import upload_jobs
 from workloads.documents.intake import accept_upload
 from workloads.models import Role, Upload
 from workloads.organisations import access
 from workloads.views.methods import form_page, read_only
 
 
-def _upload_for(user, pk: int) -> Upload:
+def _upload_for(user, pk: int, needs: Role = Role.VIEWER) -> Upload:
     return get_object_or_404(Upload.objects.select_related("workload"), pk=pk,
-                             workload__organisation=access.organisation_of(user))
+                             workload__organisation=access.organisation_of(user, needs))
 
 
 def _refused(request: HttpRequest, workload, errors: list[str]) -> HttpResponse:
@@ -77,3 +79,25 @@ def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
         "status": upload.status, "finished": upload.finished, "progress_done": upload.files_done,
         "progress_total": total, "progress_message": f"{upload.files_done} of {total} files extracted",
     })
+
+
+@login_required
+@require_POST
+def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    upload = _upload_for(request.user, pk, Role.MEMBER)
+    if upload_jobs.cancel_upload(upload):
+        messages.success(request, "Cancelled: nothing from this upload is kept.")
+    else:
+        messages.info(request, "This upload had already finished, so there was nothing to cancel.")
+    return redirect("upload_detail", pk=upload.pk)
+
+
+@login_required
+@require_POST
+def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    upload = _upload_for(request.user, pk, Role.MEMBER)
+    if upload_jobs.retry_upload(upload):
+        messages.success(request, "Extracting the text again.")
+    else:
+        messages.info(request, "Only a failed or cancelled upload can be retried.")
+    return redirect("upload_detail", pk=upload.pk)

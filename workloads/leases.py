@@ -1,0 +1,100 @@
+"""The lease a worker holds on a run or upload while it works on it: who holds it and a heartbeat.
+
+A worker killed mid-job (SIGKILL, the OOM killer, a lost machine) never reports back, and with acks_late its message
+comes back either at once (a pool child died: WorkerLostError) or only after the broker's visibility timeout (the
+whole worker died), hours later. The lease lets the next delivery, or the sweep's re-sent message
+(workloads.recovery), tell a job whose worker is gone from one still at work: it takes the job over when the
+holder's heartbeat is stale, or at once when the holder was a process of this same machine that no longer exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import enum
+import os
+import socket
+import threading
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from workloads.models.jobs import FAILED, QUEUED, RUNNING, Job
+
+
+class Claim(enum.Enum):
+    NONE = "none"  # finished, cancelled, or held by a live worker: nothing to do
+    CLAIMED = "claimed"  # was queued
+    TAKEN_OVER = "taken over"  # its worker was gone: start again from the beginning
+    GAVE_UP = "gave up"  # taken over too many times: marked failed
+
+
+def holder() -> str:
+    """This worker process, as the lease names it."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def stale_before() -> dt.datetime:
+    return timezone.now() - dt.timedelta(seconds=settings.JOB_STALE_AFTER_S)
+
+
+def _gone(claimed_by: str) -> bool:
+    """Whether the holder was a process of this machine that has ended (its pool child was killed, say)."""
+    host, _, pid = claimed_by.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # someone else's live process
+        return False
+    return False
+
+
+def claim(model: type[Job], pk: int) -> Claim:
+    """Claim a queued job, or take over a running one whose worker is gone, in one conditional UPDATE each."""
+    me, now = holder(), timezone.now()
+    if model.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=now, claimed_by=me,
+                                                         heartbeat_at=now):
+        return Claim.CLAIMED
+    row = model.objects.filter(pk=pk, status=RUNNING).values("claimed_by", "heartbeat_at", "takeovers").first()
+    # A row with no heartbeat was claimed before leases existed: the sweep of lost jobs (fail_lost_jobs) ends it.
+    if row is None or row["heartbeat_at"] is None or not (row["heartbeat_at"] < stale_before()
+                                                          or _gone(row["claimed_by"])):
+        return Claim.NONE
+    # Conditional on the lease as read: of two deliveries racing for the same dead worker's job, one wins.
+    held = model.objects.filter(pk=pk, status=RUNNING, claimed_by=row["claimed_by"], heartbeat_at=row["heartbeat_at"])
+    if row["takeovers"] >= settings.JOB_MAX_TAKEOVERS:
+        held.update(status=FAILED, finished_at=now,
+                    error=f"its worker stopped without finishing it {row['takeovers'] + 1} times (killed, or out of "
+                          "memory): not tried again; retry it once the cause is fixed")
+        return Claim.GAVE_UP
+    if held.update(claimed_by=me, heartbeat_at=now, started_at=now, takeovers=F("takeovers") + 1):
+        return Claim.TAKEN_OVER
+    return Claim.NONE
+
+
+@contextlib.contextmanager
+def heartbeat(model: type[Job], pk: int):
+    """Beat for the job every JOB_HEARTBEAT_S from a thread while the body runs (the body may hold the GIL little:
+    torch and the extractors release it). The beat stops when the lease is no longer ours."""
+    me, stop = holder(), threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(settings.JOB_HEARTBEAT_S):
+                if not model.objects.filter(pk=pk, status=RUNNING, claimed_by=me).update(heartbeat_at=timezone.now()):
+                    return
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=beat, name=f"heartbeat-{model.__name__}-{pk}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
