@@ -63,6 +63,7 @@ def profile_from_report(report: dict, answer_tokens: int) -> dict:
 def write_profile(report: dict, folder: Path, answer_tokens: int) -> Path:
     profile = profile_from_report(report, answer_tokens)
     path = Path(folder) / f"{profile['device_class']}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, profile)
     return path
 
