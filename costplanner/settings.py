@@ -147,6 +147,8 @@ STATICFILES_FINDERS = [
     "costplanner.static_finders.PlotlyFinder",  # plotly.js from the plotly package, never a CDN
 ]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# Device profiles measured by `python -m engine bench-model` (<device class>.json): planning shows them as measured.
+DEVICE_PROFILE_DIR = Path(env.str("DEVICE_PROFILE_DIR", default=str(BASE_DIR / "benchmarks" / "profiles")))
 # The images collect static files at build time with STATIC_MANIFEST on: WhiteNoise then serves them
 # compressed, under hashed names, cached for ever. Without it (runserver, tests) nothing is collected:
 # WhiteNoise finds each file in the app folders when asked.

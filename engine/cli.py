@@ -13,6 +13,7 @@ from pathlib import Path
 # The kernel commands keep their flags in their own modules; importing them loads no
 # Triton and touches no device.
 from engine import bench as bench_command
+from engine.bench import model as bench_model_command
 from engine import run_settings
 from engine import check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
@@ -304,6 +305,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="time dense, sparse, indexer and a layer group on one GPU")
     bench_command.add_arguments(bench)
     bench.set_defaults(func=bench_command.run)
+
+    bench_model = sub.add_parser("bench-model", help="time a whole decoder (random weights) per length and mode")
+    bench_model_command.add_arguments(bench_model)
+    bench_model.set_defaults(func=bench_model_command.run)
     return parser
 
 

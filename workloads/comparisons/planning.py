@@ -28,6 +28,7 @@ from engine.model.metadata import read_metadata
 from engine.planned_work import PlannedWork, planned_work
 from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name
 from workloads.comparisons import pricing
+from workloads.comparisons.measured_profile import MeasuredLines, measured_lines
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.reporting import periods
@@ -51,6 +52,7 @@ class Projection:
     answer: str
     notes: list[str]
     questions: int = 1  # the questions a cached line's prefill is shared by
+    measured: MeasuredLines | None = None  # a device profile's measured figures, beside the projected ones
 
     @property
     def has_zero_dollars(self) -> bool:
@@ -94,8 +96,11 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
             else "device view, in ledger FLOPs (no device dollars)")
     up_to = _up_to(basis_costs)
+    measured = measured_lines(workload.organisation, LENGTHS, cfg.indexer, on)
+    if measured is not None:
+        notes.append(measured.note)
     return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
-                      notes, questions)
+                      notes, questions, measured)
 
 
 def _questions(workload: Workload, run: ComparisonRun | None) -> int:

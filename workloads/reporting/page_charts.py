@@ -288,6 +288,12 @@ def planning(projection) -> Chart:
                 fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy_name(strategy)}, {label}",
                                          mode="lines+markers",
                                          line=dict(color=COLOURS.get(strategy, "#444444"), dash=dash)))
+        measured = projection.measured
+        for strategy, values in ((measured.dollars or {}) if measured else {}).items():
+            # Markers alone, at the lengths measured: a measured point is not joined to the projection's lines.
+            fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy_name(strategy)}, {measured.label}",
+                                     mode="markers", marker=dict(color=COLOURS.get(strategy, "#444444"),
+                                                                 symbol="diamond", size=10)))
     else:
         fig = _figure("context length (tokens)", "FLOPs per question (ledger)")
         fig.update_yaxes(exponentformat="SI", ticksuffix="FLOP")

@@ -25,10 +25,19 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
     # One row per context length: each strategy's device dollars (None when not priced) and ledger FLOPs.
     rows = [(length, [(device[s][i] if s in device else None, values[i]) for s, values in projection.flops.items()])
             for i, length in enumerate(projection.lengths)]
+    measured = projection.measured
+    # The measured lengths only: one row per length some strategy was measured at, (seconds, dollars) per strategy.
+    measured_rows = [
+        (length, [(measured.seconds[s][i], measured.dollars[s][i] if measured.dollars else None)
+                  for s in measured.seconds])
+        for i, length in enumerate(projection.lengths)
+        if any(values[i] is not None for values in measured.seconds.values())
+    ] if measured else []
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return render(request, "workloads/planning.html", {
         "workload": workload, "projection": projection, "chart": page_charts.planning(projection), "rows": rows,
         "names": [name(s) for s in projection.flops], "run": run,
+        "measured_rows": measured_rows, "measured_names": [name(s) for s in measured.seconds] if measured else [],
         "decision": recommendation(run) if run else None, "monthly": monthly(run) if run else None,
         "month": month(run) if run else [],
     })

@@ -1,0 +1,54 @@
+"""Measured figures for planning: a device profile (engine.device_profile) for a device class in the price book.
+
+The projection's lines come from the ledger's FLOPs at a CPU-measured rate; a profile holds what a whole model
+measurably took on a device, per strategy and context length. Where the price book prices a device class that
+has a profile, planning shows those figures beside the projected ones, labelled "<class>: measured", at the
+lengths that were measured and nowhere else. A profile is measured on its own model shape (the bench's preset,
+random weights), which the label names: it is not the workload's target model.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from engine.device_profile import read_profile, seconds_per_question
+from workloads.models import GpuPrice, Organisation
+
+# The whole-document strategies a profile measures, uncached, by the bench's mode.
+PROFILED = {"full_dense": "dense", "full_naive_sparse": "naive_sparse", "full_index_share": "index_share"}
+
+
+@dataclass(frozen=True)
+class MeasuredLines:
+    label: str  # "H200: measured"
+    seconds: dict[str, list[float | None]]  # strategy -> seconds per question at each length (None: not measured)
+    dollars: dict[str, list[float | None]] | None  # at the price book's rate; None when priced at $0
+    note: str
+
+
+def measured_lines(organisation: Organisation, lengths: list[int], indexer: str, on: dt.date) -> MeasuredLines | None:
+    """The first price-book device class (by name) that has a profile, as lines over `lengths`; None if none does."""
+    classes = sorted(set(GpuPrice.objects.filter(organisation=organisation, effective_from__lte=on)
+                         .values_list("device_class", flat=True)))
+    for device_class in classes:
+        profile = read_profile(device_class, settings.DEVICE_PROFILE_DIR)
+        if profile is None:
+            continue
+        seconds = {s: [seconds_per_question(profile, f"{mode}:{indexer}" if mode != "dense" else mode, n) for n in lengths]
+                   for s, mode in PROFILED.items()}
+        price = (GpuPrice.objects.filter(organisation=organisation, device_class__iexact=device_class,
+                                         effective_from__lte=on).order_by("-effective_from", "-pk").first())
+        per_hour = float(price.per_hour)
+        dollars = ({s: [None if v is None else v / 3600 * per_hour for v in values] for s, values in seconds.items()}
+                   if per_hour else None)
+        measured_at = sorted({n for values in seconds.values() for n, v in zip(lengths, values) if v is not None})
+        note = (f"{device_class}: measured on {profile['device']} on {profile['date'][:10]} by "
+                f"{profile['source']} (the {profile['model_shape']} shape with random weights, indexer {indexer}, "
+                f"{profile['answer_tokens']}-token answers), at {', '.join(f'{n:,}' for n in measured_at) or 'no'} "
+                "tokens; every other figure is projected from the ledger.")
+        return MeasuredLines(f"{device_class}: measured", seconds, dollars, note)
+    return None
+
