@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 
+from workloads.comparisons.outgrown import outgrown_warning
 from workloads.documents.intake import accept_upload
 from workloads.models import Role, Upload
 from workloads.organisations import access
@@ -63,6 +64,7 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # Which upload last gave each document its text: another one replaced it since. Only that id is read,
         # not the document's text or its file's bytes, which select_related would load once per row.
         "items": upload.items.annotate(text_from_upload=F("document__origin__upload_id")),
+        "outgrown": outgrown_warning(upload.workload) if upload.finished else "",
     })
 
 
