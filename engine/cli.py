@@ -19,9 +19,12 @@ from engine import check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
 from engine.errors import EngineError
 from engine.jsonfile import write_json_atomic
+from engine.model.catalogue import DEFAULT_KEY, MODELS
 from engine.probes import DEFAULT_LIMIT
 
 LEDGER_MODES = ("dense", "naive_sparse", "index_share")
+MODEL_HELP = (f"a catalogue model ({', '.join(MODELS)}), or a local Hugging Face folder or .gguf file "
+              f"(default: ENGINE_MODEL, else {DEFAULT_KEY})")
 
 
 _ATTENTION_FLAGS = {
@@ -210,9 +213,11 @@ def cmd_probes(args: argparse.Namespace) -> int:
 
 
 def cmd_provision(args: argparse.Namespace) -> int:
-    from engine.model.loader import provision_default_model
+    from engine.model.catalogue import default_key, lookup
+    from engine.model.provisioning import provision
 
-    print(provision_default_model())
+    for key in args.model or [default_key()]:
+        print(provision(lookup(key)))
     return 0
 
 
@@ -240,13 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--prompt-file", required=True)
     gen.add_argument("--max-new-tokens", type=int, default=64)
     gen.add_argument("--prefill-chunk", type=int, default=None, help="prefill this many tokens at a time")
-    gen.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    gen.add_argument("--model", help=MODEL_HELP)
     gen.add_argument("--raw", action="store_true", help="do not wrap the prompt in the chat template")
     gen.add_argument("--json", action="store_true", help="print the measurements too")
     add_attention_flags(gen)
     gen.set_defaults(func=cmd_generate)
 
-    prov = sub.add_parser("provision", help="convert the packaged default model into the cache")
+    prov = sub.add_parser("provision", help="convert packaged models into the cache, once, and time them")
+    prov.add_argument("model", nargs="*", help=f"catalogue names (default: the default model); one of {', '.join(MODELS)}")
     prov.set_defaults(func=cmd_provision)
 
     cmp = sub.add_parser("compare", help="chunked against full-context on your documents, measured")
@@ -266,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--retrieval-tokens", type=int, default=run_settings.DEFAULTS["retrieval_tokens"],
         help="tokens of chunks a retrieval question gets when --retrieval-chunks is 0",
     )
-    cmp.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    cmp.add_argument("--model", help=MODEL_HELP)
     cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
     cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")
     cmp.add_argument("--api-output-price", type=float, default=0.60, help="dollars per million output tokens")

@@ -8,11 +8,13 @@ prefill time, indexer passes, index overlap, and the ledger's FLOPs.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from engine import ledger
 from engine.attention import AttentionConfig
 from engine.generate import encode_prompt, generate
+from engine.model.catalogue import SMOLLM2
 from engine.model.loader import LoadedModel, load_model
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -32,7 +34,8 @@ def needle_prompt(lm: LoadedModel, haystack_tokens: int = 3500) -> list[int]:
 
 
 def run_demo() -> int:
-    lm = load_model()
+    # The fast demo: its prompt and budget were sized for SmolLM2, which prefills it in seconds on a CPU.
+    lm = load_model(os.environ.get("ENGINE_MODEL") or SMOLLM2.key)
     ids = needle_prompt(lm)
     shape = ledger.from_hf_config(lm.config, lm.name)
     print(f"{lm.name} on {lm.device}: a fact planted ~3K tokens before the question, {len(ids)} prompt tokens")

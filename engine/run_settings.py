@@ -9,7 +9,7 @@ comparison all read them from here.
   routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, and where it answers NONE, the
                full_index_share call over every document.
 
-Why these defaults. The default model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
+Why these defaults. The smaller model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
 thousand tokens, so the sparse budget must be well below that to be a sparse regime at all: window 256, top-k
 256, 2 strided global blocks and a sink block of 64 make a 704-token budget (the engine's kernel-sized defaults,
 window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse would be dense). The exact indexer

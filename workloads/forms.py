@@ -14,7 +14,7 @@ from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import pricing, starting
-from workloads.comparisons.target_models import model_names
+from workloads.comparisons import model_choices
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
@@ -56,7 +56,8 @@ class WorkloadForm(forms.ModelForm):
     def __init__(self, *args, organisation: Organisation, **kwargs):
         super().__init__(*args, **kwargs)
         self.organisation = self.instance.organisation = organisation
-        self.fields["target_model"].choices = [(name, name) for name in model_names()]
+        # Each model's positions, licence and speed measured on this device, so the choice is made knowing what fits.
+        self.fields["target_model"].choices = [(c.name, c.summary) for c in model_choices.choices()]
         self.current_api = (self.instance.api_provider, self.instance.api_model)
         self.initial.setdefault("api", _api_value(*self.current_api) if any(self.current_api) else "")
         self.fields["api"].widget.choices = self._api_choices()

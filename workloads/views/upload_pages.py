@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from workloads.documents import upload_jobs
+from workloads.comparisons.outgrown import outgrown_warning
 from workloads.documents.intake import accept_upload
 from workloads.models import Role, Upload
 from workloads.organisations import access
@@ -65,6 +66,7 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # Which upload last gave each document its text: another one replaced it since. Only that id is read,
         # not the document's text, which select_related would load once per row.
         "items": upload.items.annotate(text_from_upload=F("document__origin__upload_id")),
+        "outgrown": outgrown_warning(upload.workload) if upload.finished else "",
     })
 
 

@@ -64,6 +64,13 @@ class IndexerContract:
         assert self.error(scores, oracle, layout) <= TOLERANCE[dtype], case
 
     @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+    def test_it_matches_the_oracle_at_the_default_models_shape(self, scores_fn, dtype):
+        # Qwen2.5-Coder-0.5B, the default model: 14 query heads over 2 KV heads (groups of 7) of 64.
+        t = int(torch.randint(100, 500, ()))
+        scores, oracle, layout, case = self.run_case(scores_fn, 14, 2, t, t, 64, 16, dtype)
+        assert self.error(scores, oracle, layout) <= TOLERANCE[dtype], case
+
+    @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
     @pytest.mark.parametrize("tq, tk", [(37, 150), (64, 640), (200, 611), (1, 77), (1, 64)])
     def test_it_matches_the_oracle_on_a_chunked_prefill(self, scores_fn, dtype, tq, tk):
         # Queries against a longer cache, starting on and off block boundaries; Tq=1 is decode.

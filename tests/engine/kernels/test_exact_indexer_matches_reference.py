@@ -55,14 +55,14 @@ class TestTritonBackend(ExactIndexer, TritonIndexerContract):
             scores_fn(q, k, QueryLayout(q_len=40, kv_len=100, block_size=8))
 
     @needs_gpu
-    @pytest.mark.parametrize("hq, hkv", [(28, 4), (32, 8)])
-    def test_it_matches_the_reference_at_realistic_shapes(self, scores_fn, hq, hkv):
-        # Qwen2.5-7B and Llama 3 head layouts, an 8K prefill and a 1K chunk at its end. The
+    @pytest.mark.parametrize("hq, hkv, d", [(28, 4, 128), (32, 8, 128), (14, 2, 64)])
+    def test_it_matches_the_reference_at_realistic_shapes(self, scores_fn, hq, hkv, d):
+        # Qwen2.5-7B, Llama 3 and Qwen2.5-0.5B head layouts, an 8K prefill and a 1K chunk at its end. The
         # float64 oracle would hold every token pair; the torch reference, in fp32, does not.
         reference = resolve("torch", DEVICE).exact_scores
         for tq in (8192, 1024):
             layout = QueryLayout(q_len=tq, kv_len=8192, block_size=64)
-            q, k, seed = fresh_inputs(1, hq, hkv, tq, 8192, 128, torch.bfloat16)
+            q, k, seed = fresh_inputs(1, hq, hkv, tq, 8192, d, torch.bfloat16)
             out = poisoned(1, hkv, layout.n_q_blocks, layout.n_k_blocks, dtype=torch.float32)
             scores = scores_fn(q, k, layout, out=out)
             keep = earlier(layout).to(DEVICE)

@@ -50,10 +50,10 @@ class TestTorchBackend(PooledIndexer, IndexerContract):
 
 class TestTritonBackend(PooledIndexer, TritonIndexerContract):
     @needs_gpu
-    @pytest.mark.parametrize("hq, hkv", [(28, 4), (32, 8)])
-    def test_it_matches_the_oracle_at_realistic_shapes(self, scores_fn, hq, hkv):
-        # Qwen2.5-7B and Llama 3 head layouts, a 32K prefill and a 4K chunk at its end.
+    @pytest.mark.parametrize("hq, hkv, d", [(28, 4, 128), (32, 8, 128), (14, 2, 64)])
+    def test_it_matches_the_oracle_at_realistic_shapes(self, scores_fn, hq, hkv, d):
+        # Qwen2.5-7B, Llama 3 and Qwen2.5-0.5B head layouts, a 32K prefill and a 4K chunk at its end.
         for tq in (32768, 4096):
-            scores, oracle, layout, case = self.run_case(scores_fn, hq, hkv, tq, 32768, 128, 64, torch.bfloat16)
+            scores, oracle, layout, case = self.run_case(scores_fn, hq, hkv, tq, 32768, d, 64, torch.bfloat16)
             assert self.error(scores, oracle, layout) <= TOLERANCE[torch.bfloat16], case
             assert torch.isneginf(scores[..., ~selectable(layout).to(DEVICE)]).all(), case

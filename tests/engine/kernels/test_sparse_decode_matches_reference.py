@@ -60,6 +60,13 @@ class SparseDecodeContract:
         assert error <= TOLERANCE[dtype], case
 
     @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+    def test_it_matches_the_oracle_at_the_default_models_shape(self, decode, dtype):
+        # Qwen2.5-Coder-0.5B, the default model: 14 query heads over 2 KV heads (groups of 7) of 64.
+        tk = int(torch.randint(40, 400, ()))
+        error, case = self.run_case(decode, 14, 2, tk, 64, 16, dtype, slots=6)
+        assert error <= TOLERANCE[dtype], case
+
+    @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
     @pytest.mark.parametrize("past_boundary", [1, 15])
     def test_it_masks_the_keys_after_the_query_in_a_partial_last_block(self, decode, dtype, past_boundary):
         # The query is key Tk-1; the rest of its block holds no keys yet.
@@ -117,10 +124,10 @@ class TestTritonBackend(SparseDecodeContract):
         assert_sparse_attention_rejects(decode, dict(q=torch.randn(1, 4, 1, 32), index=index), change, message)
 
     @needs_gpu
-    @pytest.mark.parametrize("hq, hkv", [(32, 8), (28, 4)])
-    def test_it_matches_the_reference_at_realistic_shapes(self, decode, hq, hkv):
-        # Llama 3 and Qwen2.5 head layouts at 128K keys, the engine's default selection (53 blocks).
-        cfg, tk, d = AttentionConfig(), 131072, 128
+    @pytest.mark.parametrize("hq, hkv, d", [(32, 8, 128), (28, 4, 128), (14, 2, 64)])
+    def test_it_matches_the_reference_at_realistic_shapes(self, decode, hq, hkv, d):
+        # Llama 3, Qwen2.5-7B and Qwen2.5-0.5B head layouts at 128K keys, the engine's default selection (53 blocks).
+        cfg, tk = AttentionConfig(), 131072
         layout = QueryLayout(q_len=1, kv_len=tk, block_size=cfg.block_size)
         shapes = ((hq, 1), (hkv, tk), (hkv, tk))
         q, k, v = (torch.randn(2, h, t, d, device=DEVICE, dtype=torch.bfloat16) for h, t in shapes)

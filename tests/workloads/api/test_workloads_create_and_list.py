@@ -95,7 +95,7 @@ BAD = [
     ({"expected_volume": "lots"},
      "expected_volume: Input should be a valid integer, unable to parse string as an integer"),
     ({"expected_volume": 1.5}, "expected_volume: Input should be a valid integer, got a number with a fractional part"),
-    ({"target_model": "gpt-9"}, "target_model: unknown model 'gpt-9'; choose from SmolLM2-135M-Instruct"),
+    ({"target_model": "gpt-9"}, "target_model: unknown model 'gpt-9'; choose from Qwen2.5-Coder-0.5B-Instruct, SmolLM2-135M-Instruct"),
     ({"api_model": "x" * 201}, "api_model: String should have at most 200 characters"),
     ({"api_provider": "example\u200b-api"},
      "api_provider: must not contain invisible characters (U+200B ZERO WIDTH SPACE)"),
