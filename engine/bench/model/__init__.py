@@ -41,6 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.bench.model.run import run_bench
+    from engine.bench.model.runner import run_bench
 
     return run_bench(args)
