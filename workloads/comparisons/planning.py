@@ -174,17 +174,18 @@ def measured_rates(run: ComparisonRun) -> dict[str, float]:
 
 def prefill_rates(run: ComparisonRun) -> dict[str, float]:
     """Seconds per ledger FLOP of each cached strategy's one-off prefill, from the run's report: its seconds over
-    the ledger's FLOPs of a prefill of that many tokens in its mode."""
-    shape = ledger.from_metadata(read_metadata(model_path(run.model)), run.model)
+    the ledger's FLOPs of a prefill of that many tokens in its mode. The model's shape is read from disk only for a
+    run that measured a prefill (the workload and planning pages call this on every view)."""
     reported = (run.report or {}).get("strategies") or {}
-    rates = {}
-    for strategy, mode in CACHED_MODES.items():
-        entry = reported.get(strategy) or {}
-        tokens, spent = entry.get("prefix_tokens"), entry.get("prefill_seconds")
-        if tokens and spent:
-            flops = ledger.prefill_costs(shape, run.attention_config().replace(mode=mode), tokens).total_flops
-            rates[strategy] = spent / flops
-    return rates
+    prefills = {strategy: (mode, entry["prefix_tokens"], entry["prefill_seconds"])
+                for strategy, mode in CACHED_MODES.items()
+                if (entry := reported.get(strategy) or {}).get("prefix_tokens") and entry.get("prefill_seconds")}
+    if not prefills:
+        return {}
+    shape = ledger.from_metadata(read_metadata(model_path(run.model)), run.model)
+    cfg = run.attention_config()
+    return {strategy: spent / ledger.prefill_costs(shape, cfg.replace(mode=mode), tokens).total_flops
+            for strategy, (mode, tokens, spent) in prefills.items()}
 
 
 def _api_dollars(workload: Workload, calls: dict, questions: int, notes: list[str], on: dt.date) -> dict | None:
