@@ -35,6 +35,7 @@ _ATTENTION_FLAGS = {
     "dense_layers": "first layers kept dense",
     "sink_blocks": "blocks at the start every query keeps",
     "global_blocks": "strided global blocks spread over the prefix",
+    "decode_reselect": "decoding re-runs the indexer every this many tokens (0: only for the question)",
 }
 
 
@@ -252,7 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.set_defaults(func=cmd_generate)
 
     prov = sub.add_parser("provision", help="convert packaged models into the cache, once, and time them")
-    prov.add_argument("model", nargs="*", help=f"catalogue names (default: the default model); one of {', '.join(MODELS)}")
+    prov.add_argument("model", nargs="*",
+                      help=f"catalogue names (default: the default model); one of {', '.join(MODELS)}")
     prov.set_defaults(func=cmd_provision)
 
     cmp = sub.add_parser("compare", help="chunked against full-context on your documents, measured")
@@ -295,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9", help="where the fact sits, shares of the text")
     grid.add_argument("--facts", type=int, default=2, help="facts asked in each (length, depth) cell")
     grid.add_argument("--budget", type=float, default=0.25, help="sparse budget, share of the prompt's length")
-    grid.add_argument("--model", help="local Hugging Face folder or .gguf file (default: SmolLM2-135M-Instruct)")
+    grid.add_argument("--model", help=MODEL_HELP)
     grid.add_argument("--json", required=True, help="write the report here")
     grid.add_argument("--png", help="write the accuracy heat map here")
     add_attention_flags(grid)

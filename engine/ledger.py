@@ -167,8 +167,10 @@ def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int) -> Costs:
     return costs
 
 
-def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int) -> Costs:
-    """Cost of decoding one token at `position` (it attends to `position` keys)."""
+def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int, reselect: bool = True) -> Costs:
+    """Cost of decoding one token at `position` (it attends to `position` keys).
+
+    reselect: whether its indexer layers score the keys (AttentionConfig.decode_reselect), or reuse picks."""
     costs = Costs()
     costs.flops["linear"] = shape.linear_flops_per_token
     costs.bytes["linear"] = shape.weight_bytes
@@ -177,7 +179,7 @@ def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int) -> Co
         keys = _keys_seen(shape, cfg, role, position)
         costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
         costs.bytes["attention"] += keys * kv_token_bytes
-        if role == "index":
+        if role == "index" and reselect:
             flops, nbytes = _indexer_decode(shape, cfg, position)
             costs.flops["indexer"] += flops
             costs.bytes["indexer"] += nbytes
@@ -219,7 +221,7 @@ def continuation_costs(
 def _add_decode(costs: Costs, shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, forwards: int) -> None:
     """Add each one-token forward after a prompt of prompt_tokens, at its position."""
     for step in range(1, forwards + 1):
-        token = marginal_costs(shape, cfg, prompt_tokens + step)
+        token = marginal_costs(shape, cfg, prompt_tokens + step, reselect=cfg.reselects_at(step))
         for component in COMPONENTS:
             costs.flops[component] += token.flops[component]
             costs.bytes[component] += token.bytes[component]
@@ -321,8 +323,10 @@ def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[f
         return 2 * h * d * pairs + 4 * h * pairs, key_bytes * -(-n // b) / 2
     blocks = -(-n // b)
     if cfg.indexer == "pooled_mass":
-        # Mean queries (one add per element), then one pooled query per block against every causal key.
-        pairs = _block_key_pairs(n, b)
+        # Mean queries (one add per element), then one pooled query per block against every causal key; the last
+        # block's queries are then scored one by one, as mass does (its pooled row is computed and replaced).
+        last = n - (blocks - 1) * b
+        pairs = _block_key_pairs(n, b) + last * (2 * n - last + 1) // 2
         return h * d * n + 2 * h * d * pairs + 4 * h * pairs, key_bytes
     # pooled: mean queries and keys (one add per element), then 2*H*D per causal
     # (query block, key block) pair.

@@ -42,6 +42,10 @@ class AttentionConfig:
     # index_share only: the layers that run the indexer, each leading the sparse layers up to the next one
     # (groups of unequal sizes, as a calibration chose them: engine.calibration). None: every group_size-th.
     anchor_layers: tuple[int, ...] | None = None
+    # Decoding: the indexer layers re-select every `decode_reselect`-th new token; the tokens between reuse the
+    # top-k the last selection made (sinks, window and globals still follow the new token). 0: never, the
+    # question's selection (the prefill's last query block) serves the whole answer. 1: every token, as Quest does.
+    decode_reselect: int = 1
 
     def __post_init__(self) -> None:
         if self.anchor_layers is not None:
@@ -64,6 +68,11 @@ class AttentionConfig:
         _check_range("global blocks", self.global_blocks, *LIMITS["global_blocks"])
         _check_range("group size", self.group_size, *LIMITS["group_size"])
         _check_range("dense layers", self.dense_layers, 0, 10_000)
+        _check_range("decode re-selection interval", self.decode_reselect, 0, _MAX_TOKENS)
+
+    def reselects_at(self, step: int) -> bool:
+        """Whether the step-th one-token forward after a prefill (1, 2, ...) runs the indexer."""
+        return self.decode_reselect > 0 and step % self.decode_reselect == 0
 
     @property
     def window_blocks(self) -> int:

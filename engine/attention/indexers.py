@@ -32,7 +32,13 @@ mass         score(qb, kb) = sum_h sum_{t in qb} sum_{j in kb} softmax_j(q_t,h .
 
 pooled_mass  the same with each head's mean query over qb in place of its B queries,
              normalised by a per-head log-sum-exp over the causal keys: 2*HQ*D per
-             (query block, key token) pair, 1/B of mass.
+             (query block, key token) pair, 1/B of mass. Except the pass's last query
+             block, scored as mass scores it: its last query writes the next token (at a
+             prompt's end, the answer's first), and a mean over a question and a chat
+             template's closing tokens can miss what that one query reads (measured:
+             benchmarks/README.md, decode re-selection). One block of exact mass adds
+             2*HQ*D per (query, key) pair of one block: 1/NQB of mass, about what the
+             pooled rows cost.
 """
 
 from __future__ import annotations
@@ -161,6 +167,7 @@ def pooled_mass_scores(
         score(qb, kb) = sum_h sum_{j in kb} softmax_j(mean_{t in qb} q_t,h . k_j / sqrt(D))
     One query row per block instead of B: 1/B of mass_scores' work, and a single key that stands
     out (a planted fact) still wins its block, which mean-pooled keys would blur away.
+    The last query block's row is mass_scores' own (see the module docstring).
     """
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -177,4 +184,15 @@ def pooled_mass_scores(
     visible = (key_pos[None, :] <= last[:, None]) & (key_pos < layout.kv_len)[None, :]  # [NQB, J]
     p = torch.softmax(s.masked_fill(~visible, float("-inf")), dim=-1)
     scores = p.unflatten(-1, (n_kb, bs)).sum(dim=(2, 5)).float()
+    scores[:, :, -1:] = mass_scores(q[:, :, -last_block_queries(layout):], k, last_query_block(layout))
     return scores if out is None else out.copy_(scores)
+
+
+def last_block_queries(layout: QueryLayout) -> int:
+    """How many of the layout's queries sit in its last query block."""
+    return min(layout.q_len, layout.kv_len - (layout.first_block + layout.n_q_blocks - 1) * layout.block_size)
+
+
+def last_query_block(layout: QueryLayout) -> QueryLayout:
+    """The layout of the last query block's queries alone (same keys)."""
+    return QueryLayout(q_len=last_block_queries(layout), kv_len=layout.kv_len, block_size=layout.block_size)

@@ -91,12 +91,22 @@ def block_index(
     picks [B, HKV, NQB, K] ids with -1 padding, or None). `scores` is overwritten.
     """
     forced = forced_ids(cfg, layout, device, with_globals=scores is not None)
-    s = min(cfg.budget_blocks, layout.n_k_blocks)
     if scores is None:
-        return _fit(forced.expand(batch, n_kv_heads, *forced.shape), s), None
+        return _fit(forced.expand(batch, n_kv_heads, *forced.shape), min(cfg.budget_blocks, layout.n_k_blocks)), None
     picked = select_topk(cfg, scores, layout, forced)
+    return _union(cfg, layout, forced, picked), picked
+
+
+def index_with_picks(cfg: AttentionConfig, layout: QueryLayout, picked: torch.Tensor) -> torch.Tensor:
+    """The blocks to attend when an earlier selection's picks are reused: this layout's sinks, window and globals
+    with `picked` [B, HKV, NQB, K] (ids before the query blocks, -1 = none). Returns block_index's format."""
+    return _union(cfg, layout, forced_ids(cfg, layout, picked.device, with_globals=True), picked)
+
+
+def _union(cfg: AttentionConfig, layout: QueryLayout, forced: torch.Tensor, picked: torch.Tensor) -> torch.Tensor:
+    # A reused pick the window has since reached appears twice: the union drops the repeat, so it stays in budget.
     union = torch.cat([forced.expand(*picked.shape[:-1], -1), picked], dim=-1)
-    return _fit(_ascending_unique(union), s), picked
+    return _fit(_ascending_unique(union), min(cfg.budget_blocks, layout.n_k_blocks))
 
 
 def _fit(index: torch.Tensor, width: int) -> torch.Tensor:

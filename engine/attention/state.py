@@ -12,10 +12,14 @@ What lives how long:
                     a selection its own leader made from this forward's queries and keys
                     (a continuation from a cached prefix, engine.prefix, relies on this);
   per object        the counters (`indexer_calls`, `overlap`, `recall`) and the resolved backend.
-Nothing derived from the keys persists between forwards: the indexers score the
-cache's keys afresh on every pass (the pooled one re-pools them), so keys that a
-cache gains or loses (a prefix's cache cut back after a question) are always seen
-as they are.
+  per generation    each indexer layer's latest top-k picks at the last query block
+                    (`_picks`), which decode steps that do not re-select reuse
+                    (AttentionConfig.decode_reselect); a forward of more than one token
+                    (a prompt, a question after a cached prefix) always selects afresh.
+Nothing else derived from the keys persists between forwards: the indexers score the
+cache's keys afresh on every pass that selects (the pooled one re-pools them), so keys
+that a cache gains or loses (a prefix's cache cut back after a question) are always
+seen as they are.
 """
 
 from __future__ import annotations
@@ -27,11 +31,11 @@ import torch
 
 from engine.attention.backends import AttentionBackend, resolve
 from engine.attention.config import AttentionConfig
-from engine.attention.indexers import mass_scores
+from engine.attention.indexers import last_query_block, mass_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
 from engine.attention.reference import GatherPlan, dense_attention
-from engine.attention.selection import block_index
+from engine.attention.selection import block_index, index_with_picks
 
 
 @dataclass
@@ -67,6 +71,8 @@ class SparseAttention:
     # the prefill's last query block (where the question sits).
     recall: dict[int, OverlapTally] = field(default_factory=dict)
     _shared: dict[int, Selection] = field(default_factory=dict)
+    _picks: dict[int, torch.Tensor] = field(default_factory=dict)  # index layer -> [B, HKV, 1, K] latest picks
+    _decode_step: int = 0  # one-token forwards since the last prompt forward
     _backend: AttentionBackend | None = None
 
     def backend(self, device: torch.device) -> AttentionBackend:
@@ -102,6 +108,7 @@ class SparseAttention:
         """
         if layer == 0:
             self._shared = {}  # a new forward pass: no selection from the previous one may be reused
+            self._decode_step = self._decode_step + 1 if q.shape[2] == 1 else 0
         role = self.plan.roles[layer]
         if role == "native":
             return dense_attention(q, k, v, scale, mask)
@@ -111,7 +118,11 @@ class SparseAttention:
         if role == "window":
             selection = self._select(layout, q, k, scores=None)
         elif role == "index":
-            selection = self._select(layout, q, k, scores=self._score(layer, q, k, layout))
+            if layout.q_len == 1 and layer in self._picks and not self.cfg.reselects_at(self._decode_step):
+                selection = self._reuse_picks(layer, layout)
+            else:
+                selection = self._select(layout, q, k, scores=self._score(layer, q, k, layout))
+                self._picks[layer] = selection.picked[:, :, -1:]
             if self.cfg.mode == "index_share":
                 # Only the current group's selection is needed: drop the previous one's
                 # index and masks rather than hold every group's until the pass ends.
@@ -141,16 +152,20 @@ class SparseAttention:
         plan = GatherPlan.from_index(index, layout) if self.backend(q.device).uses_gather_plan else None
         return Selection(layout, index, picked, plan)
 
+    def _reuse_picks(self, layer: int, layout: QueryLayout) -> Selection:
+        picked = self._picks[layer]
+        index = index_with_picks(self.cfg, layout, picked)
+        plan = GatherPlan.from_index(index, layout) if self.backend(picked.device).uses_gather_plan else None
+        return Selection(layout, index, picked, plan)
+
     def _tally_recall(self, layer: int, q: torch.Tensor, k: torch.Tensor, selection: Selection) -> None:
         # A diagnostic, like _tally_overlap: dense attention's block mass for the last query block alone
         # (one block of queries against every key, so cheap beside the prefill), its top-k among the blocks
         # the indexer may pick, and the share of those the layer's own picks hold.
         if selection.picked is None:
             return
-        layout, bs = selection.layout, self.cfg.block_size
-        n_last = min(layout.q_len, layout.kv_len - (layout.first_block + layout.n_q_blocks - 1) * bs)
-        last = QueryLayout(q_len=n_last, kv_len=layout.kv_len, block_size=bs)
-        oracle = mass_scores(q[:, :, -n_last:], k, last)
+        last = last_query_block(selection.layout)
+        oracle = mass_scores(q[:, :, -last.q_len:], k, last)
         _, dense_top = block_index(self.cfg, last, q.shape[0], k.shape[1], oracle, q.device)
         picked = selection.picked[:, :, -1:, :]
         real = dense_top >= 0

@@ -34,15 +34,26 @@ def test_the_mass_indexer_sums_each_heads_softmax_over_the_group_and_the_query_b
 
 def test_the_pooled_mass_indexer_normalises_each_heads_mean_query_over_its_causal_keys():
     torch.manual_seed(1)
-    q, k, _ = random_qkv(20, 20)  # the last block holds 4 tokens only
-    layout = QueryLayout(q_len=20, kv_len=20, block_size=8)
+    q, k, _ = random_qkv(28, 28)  # the last block holds 4 tokens only
+    layout = QueryLayout(q_len=28, kv_len=28, block_size=8)
     scores = pooled_mass_scores(q, k, layout)
     for kv in range(2):
-        for qb, (a, b) in enumerate([(0, 8), (8, 16), (16, 20)]):
+        for qb, (a, b) in enumerate([(0, 8), (8, 16), (16, 24)]):
             q_mean = q[0, kv * 3 : kv * 3 + 3, a:b].mean(1)  # [3, D]
             p = _softmax_mass(q_mean, k[0, kv], b)  # the block's mean query sees up to its last query
             expected = torch.nn.functional.pad(p.sum(0), (0, 4)).view(-1, 8).sum(1)
             assert torch.allclose(scores[0, kv, qb].double(), expected, atol=1e-5)
+
+
+def test_the_pooled_mass_indexer_scores_the_passs_last_query_block_query_by_query():
+    # Its last query writes the next token: a mean over the block would blur what that one query reads.
+    torch.manual_seed(2)
+    for tq, tk in ((28, 28), (13, 45), (1, 45)):  # a prefill, a chunk that ends inside a block, a decode step
+        q, k, _ = random_qkv(tq, tk)
+        layout = QueryLayout(q_len=tq, kv_len=tk, block_size=8)
+        n_last = min(tq, tk - (tk - 1) // 8 * 8)
+        exact = mass_scores(q[:, :, -n_last:], k, QueryLayout(q_len=n_last, kv_len=tk, block_size=8))
+        assert torch.allclose(pooled_mass_scores(q, k, layout)[:, :, -1:], exact, atol=1e-6)
 
 
 def test_a_block_with_one_large_key_wins_the_raw_maximum_but_not_the_mass():
