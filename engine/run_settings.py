@@ -12,9 +12,11 @@ comparison all read them from here.
 Why these defaults. The smaller model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few
 thousand tokens, so the sparse budget must be well below that to be a sparse regime at all: window 256, top-k
 256, 2 strided global blocks and a sink block of 64 make a 704-token budget (the engine's kernel-sized defaults,
-window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse would be dense). The exact indexer
-is the regime the Index Share article describes (an indexer as costly as attention's own scores, DeepSeek's
-lightning indexer), and it finds more than the pooled one. Groups of 4 layers are the article's. Chunks of 512
+window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse would be dense). The pooled_mass
+indexer ranks blocks by the attention mass each head would put on them (engine/attention/indexers.py) at 1/64 of
+the exact indexer's cost, and it keeps the needle grid's facts where the raw-maximum indexers lose them (docs/
+engine.md, the needle grid); `exact` (DeepSeek's lightning-indexer regime, as costly as attention's own scores)
+and `pooled` stay to compare with. Groups of 4 layers are the article's. Chunks of 512
 tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
 Retrieval gives a question as many of its best chunks as fit 1,536 tokens (three default chunks): the call stays
 under a fifth of the default model's 8,192 positions, and a second and third chunk are there when the best-scored
@@ -59,12 +61,12 @@ ANSWER_TOKENS = 24
 
 # A run's settings and their defaults: the attention's four that a user tunes, then the comparison's own.
 DEFAULTS = {
-    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "exact",
+    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "pooled_mass",
     "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0,
     # Chunks a retrieval question gets: retrieval_chunks when above 0, else as many as fit retrieval_tokens.
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
-INDEXERS = ("pooled", "exact")
+INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
 # The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
 # article's.
 GROUP_SIZES = (1, 2, 4, 8)

@@ -40,7 +40,7 @@ class ComparisonRun(Job):
     window = models.PositiveIntegerField(default=DEFAULTS["window"], help_text="local window, tokens")
     topk = models.PositiveIntegerField(default=DEFAULTS["topk"], help_text="top-k budget, tokens")
     global_blocks = models.PositiveSmallIntegerField(default=DEFAULTS["global_blocks"])
-    indexer = models.CharField(max_length=10, default=DEFAULTS["indexer"])
+    indexer = models.CharField(max_length=16, default=DEFAULTS["indexer"])
     chunk_tokens = models.PositiveIntegerField(default=DEFAULTS["chunk_tokens"])
     chunk_overlap = models.PositiveIntegerField(default=DEFAULTS["chunk_overlap"])
     gate_points = models.FloatField(default=DEFAULTS["gate_points"])

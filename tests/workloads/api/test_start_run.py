@@ -67,7 +67,7 @@ BAD = [
     ({"topk": -5}, "topk: Input should be greater than or equal to 0"),
     ({"topk": "many"}, "topk: Input should be a valid integer, unable to parse string as an integer"),
     ({"window": True}, None),
-    ({"indexer": "learned"}, "indexer: Input should be 'pooled' or 'exact'"),
+    ({"indexer": "learned"}, "indexer: Input should be 'pooled_mass', 'mass', 'exact' or 'pooled'"),
     ({"gate_points": 101}, "gate_points: Input should be less than or equal to 100"),
     ({"chunk_tokens": 128, "chunk_overlap": 128}, "chunk overlap (128 tokens) must be smaller than the chunk size "
                                                    "(128 tokens)"),

@@ -70,5 +70,5 @@ class Command(BaseCommand):
             raise RuntimeError(f"extracting the sample failed: {upload.error}")
         Probe.objects.bulk_create(Probe(workload=workload, question=p.question, answer=p.answer, kind=p.kind,
                                         source=p.source or "") for p in load_probes(SAMPLES / "probes.jsonl"))
-        run = start_run(workload, person, strategies.split(","), window=256, topk=256, global_blocks=2, indexer="exact")
+        run = start_run(workload, person, strategies.split(","))  # the run settings' defaults
         self.stdout.write(f"loaded the sample workload (workload {workload.pk}) and queued comparison run {run.pk}")

@@ -191,6 +191,11 @@ def _methods(run: ComparisonRun) -> list[Method]:
                  "as a DeepSeek-style lightning indexer does, and rates a block by its best token",
         "pooled": "the pooled indexer scores each key block by the dot product of mean-pooled queries and keys, "
                   "the cheap end of the comparison",
+        "mass": "the mass indexer rates each block by the attention mass dense attention would put on it, "
+                "every query of the block and head of the group scored",
+        "pooled_mass": "the pooled-mass indexer rates each block by the attention mass each head would put on it, "
+                       "from the block's mean query (the last block, whose last query writes the answer, "
+                       "query by query)",
     }
     sparse = (f"each block of {a['block_size']} queries attends, with one softmax, to {a['sink_blocks']} sink "
               f"block(s) at the start, a local window of the last {a['window']} tokens, {a['global_blocks']} "
