@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+from engine.attention import AttentionConfig
 from engine.cli import main
 from engine.device_profile import read_profile, seconds_per_question
 
@@ -22,7 +23,7 @@ FIELDS = {"prefill_s", "prefill_chunks", "decode_s_per_token", "decode_tokens", 
 def finished(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench_model")
     code = main(["bench-model", "--preset", "tiny", "--device", "cpu", "--backend", "torch", "--lengths", "128,192",
-                 "--prefill-chunk", "64", "--decode-tokens", "2", "--answer-tokens", "10", "--check-length", "0",
+                 "--prefill-chunk", "64", "--decode-tokens", "8", "--answer-tokens", "10", "--check-length", "0",
                  "--out", str(folder / "model.json"), "--profile-dir", str(folder)])
     assert code == 0
     return folder, json.loads((folder / "model.json").read_text())
@@ -45,16 +46,20 @@ def test_the_shares_add_up_to_the_forwards_time(finished):
     _, report = finished
     for row in report["lengths"]:
         for name, measured in row["variants"].items():
-            for phase, total in (("prefill_shares", measured["prefill_s"]),
-                                 ("decode_shares", measured["decode_s_per_token"] * measured["decode_tokens"])):
+            # Layers 2 and 3 are sparse (2 dense first): naive sparse scores in both, index share in one, at every
+            # prefill chunk and every decode step that re-selects.
+            reselecting = sum(map(AttentionConfig().reselects_at, range(1, measured["decode_tokens"] + 1)))
+            for phase, total, scores in (
+                ("prefill_shares", measured["prefill_s"], True),
+                ("decode_shares", measured["decode_s_per_token"] * measured["decode_tokens"], reselecting > 0),
+            ):
                 parts = measured[phase]
                 assert sum(parts["seconds"].values()) == pytest.approx(total)
                 assert sum(parts["share"].values()) == pytest.approx(1.0)
                 assert parts["seconds"]["attention"] > 0
-                # Only the sparse modes run an indexer; naive sparse runs it in every sparse layer.
-                assert (parts["seconds"]["indexer"] > 0) == (not name.startswith("dense"))
-            # Layers 2 and 3 are sparse (2 dense first): naive sparse scores in both, index share in one.
-            forwards = math.ceil(row["tokens"] / 64) + measured["decode_tokens"]
+                # Only the sparse modes run an indexer, and in decoding only at the steps that re-select.
+                assert (parts["seconds"]["indexer"] > 0) == (scores and not name.startswith("dense"))
+            forwards = math.ceil(row["tokens"] / 64) + reselecting
             per_forward = {"dense": 0, "naive_sparse": 2, "index_share": 1}[name.split(":")[0]]
             assert measured["indexer_passes"] == per_forward * forwards
 

@@ -38,5 +38,5 @@ def test_runs_use_the_stored_layers_and_call_the_indexer_only_there(smollm2, tex
     path.write_text(json.dumps({**json.loads(path.read_text()), "anchors": list(edited)}))
     cfg = calibration.calibrated(smollm2, CFG, text_ids[:1])  # a stored calibration is not recomputed
     assert cfg.anchor_layers == edited
-    result = generate(smollm2, text_ids[:300], cfg, max_new_tokens=2)
+    result = generate(smollm2, text_ids[:300], cfg.replace(decode_reselect=1), max_new_tokens=2)
     assert result.indexer_passes_by_layer == {layer: 2 for layer in edited}

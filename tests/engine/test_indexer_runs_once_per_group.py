@@ -1,4 +1,5 @@
-"""Index Share runs the indexer once per group; naive sparse runs it in every sparse layer."""
+"""Index Share runs the indexer once per group; naive sparse runs it in every sparse layer (here at every decode
+step: decode_reselect=1)."""
 
 import pytest
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.model
 )
 def test_smollm2_calls_the_indexer_in_the_planned_layers(smollm2, mode, group, expected):
     ids = smollm2.tokenizer("The quick brown fox jumps over the lazy dog. " * 30)["input_ids"]
-    cfg = AttentionConfig(mode=mode, group_size=group, window=64, topk=64, block_size=16)
+    cfg = AttentionConfig(mode=mode, group_size=group, window=64, topk=64, block_size=16, decode_reselect=1)
     result = generate(smollm2, ids, cfg, max_new_tokens=3)
     assert result.new_tokens == 3 and result.decode_forwards == 2  # the last token needs no successor
     forwards = 1 + result.decode_forwards
