@@ -18,7 +18,7 @@ def plot_grid(report: dict, path: str | os.PathLike) -> None:
     names = list(summary)
     fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names) + 1, 0.6 * len(lengths) + 2), squeeze=False)
     image = None
-    for ax, name in zip(axes[0], names):
+    for column, (ax, name) in enumerate(zip(axes[0], names)):
         cells = summary[name]["cells"]
         # A grid stopped early has no cells for the lengths it did not reach: left blank.
         grid = [[cells.get(f"{n}@{d}", math.nan) * 100 for d in depths] for n in lengths]
@@ -27,7 +27,8 @@ def plot_grid(report: dict, path: str | os.PathLike) -> None:
             for j, value in enumerate(row):
                 ax.text(j, i, "-" if math.isnan(value) else f"{value:.0f}", ha="center", va="center", fontsize=8)
         ax.set_xticks(range(len(depths)), [f"{d:.0%}" for d in depths])
-        ax.set_yticks(range(len(lengths)), [f"{n:,}" for n in lengths])
+        # Lengths are labelled once, on the left: beside a neighbour's cells they read as its own.
+        ax.set_yticks(range(len(lengths)), [f"{n:,}" for n in lengths] if column == 0 else [])
         recall = summary[name]["recall"]
         subtitle = f"acc {summary[name]['accuracy']:.0%}" + ("" if recall is None else f", recall {recall:.2f}")
         ax.set_title(f"{name}\n{subtitle}", fontsize=8)

@@ -38,18 +38,18 @@ class AttentionConfig:
     topk: int = 2048
     group_size: int = 4
     dense_layers: int = 2
-    indexer: str = "pooled"
+    indexer: str = "pooled_mass"
     # index_share only: the layers that run the indexer, each leading the sparse layers up to the next one
     # (groups of unequal sizes, as a calibration chose them: engine.calibration). None: every group_size-th.
     anchor_layers: tuple[int, ...] | None = None
     # Decoding: the indexer layers re-select every `decode_reselect`-th new token; the tokens between reuse the
     # top-k the last selection made (sinks, window and globals still follow the new token). 0: never, the
     # question's selection (the prefill's last query block) serves the whole answer. 1: every token, as Quest does.
-    # 8: benchmarks/decode_reselect.py found every interval (1, 8, 0) answering alike on the needle grid's prompts,
-    # and by the ledger every token's re-selection is the largest part of a decoded token at long contexts (Qwen
-    # 0.5B at 1M tokens: 11.6 GFLOP of indexer against 1 of linear layers); 8 keeps 7/8 of that saving and still
-    # follows a long answer as it moves on.
-    decode_reselect: int = 8
+    # 1 by measurement: on the needle grid's prompts every interval (1, 8, 0) answered alike
+    # (benchmarks/decode_reselect.py), but the sample comparison's 24-token answers on the default model found 5 of 9
+    # with 1 (the five dense found) and 3 of 9 with 8. Every 8th token would cut the ledger's decode indexer cost 8x
+    # (Qwen 0.5B at 1M tokens: 11.6 GFLOP a token against 1 of linear layers); a user may choose that trade.
+    decode_reselect: int = 1
 
     def __post_init__(self) -> None:
         if self.anchor_layers is not None:
