@@ -46,7 +46,8 @@ def test_it_keeps_the_workloads_saved_settings_but_the_group_size(workload, docu
                              "gate_points": 10.0}
     workload.save()
     sweep = start_sweep(workload, alice)
-    assert sweep.settings == {"window": 128, "topk": 512, "global_blocks": 2, "indexer": "exact", "gate_points": 10.0}
+    assert sweep.settings == {"window": 128, "topk": 512, "global_blocks": 2, "indexer": "pooled_mass",
+                              "gate_points": 10.0}
 
 
 def test_a_viewer_cannot_start_one_and_a_stranger_cannot_see_one(workload, document, probe, alice, vera,
