@@ -36,7 +36,7 @@ pooled_mass  the same with each head's mean query over qb in place of its B quer
              block, scored as mass scores it: its last query writes the next token (at a
              prompt's end, the answer's first), and a mean over a question and a chat
              template's closing tokens can miss what that one query reads (measured:
-             benchmarks/README.md, decode re-selection). One block of exact mass adds
+             docs/engine.md, the needle grid). One block of exact mass adds
              2*HQ*D per (query, key) pair of one block: 1/NQB of mass, about what the
              pooled rows cost.
 """

@@ -92,7 +92,7 @@ def block_index(
     """
     forced = forced_ids(cfg, layout, device, with_globals=scores is not None)
     if scores is None:
-        return _fit(forced.expand(batch, n_kv_heads, *forced.shape), min(cfg.budget_blocks, layout.n_k_blocks)), None
+        return _fit(forced.expand(batch, n_kv_heads, *forced.shape), _width(cfg, layout)), None
     picked = select_topk(cfg, scores, layout, forced)
     return _union(cfg, layout, forced, picked), picked
 
@@ -106,7 +106,12 @@ def index_with_picks(cfg: AttentionConfig, layout: QueryLayout, picked: torch.Te
 def _union(cfg: AttentionConfig, layout: QueryLayout, forced: torch.Tensor, picked: torch.Tensor) -> torch.Tensor:
     # A reused pick the window has since reached appears twice: the union drops the repeat, so it stays in budget.
     union = torch.cat([forced.expand(*picked.shape[:-1], -1), picked], dim=-1)
-    return _fit(_ascending_unique(union), min(cfg.budget_blocks, layout.n_k_blocks))
+    return _fit(_ascending_unique(union), _width(cfg, layout))
+
+
+def _width(cfg: AttentionConfig, layout: QueryLayout) -> int:
+    """Blocks in an index row: the budget, capped by the blocks there are."""
+    return min(cfg.budget_blocks, layout.n_k_blocks)
 
 
 def _fit(index: torch.Tensor, width: int) -> torch.Tensor:

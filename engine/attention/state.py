@@ -149,13 +149,14 @@ class SparseAttention:
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
-        plan = GatherPlan.from_index(index, layout) if self.backend(q.device).uses_gather_plan else None
-        return Selection(layout, index, picked, plan)
+        return self._selection(layout, index, picked)
 
     def _reuse_picks(self, layer: int, layout: QueryLayout) -> Selection:
         picked = self._picks[layer]
-        index = index_with_picks(self.cfg, layout, picked)
-        plan = GatherPlan.from_index(index, layout) if self.backend(picked.device).uses_gather_plan else None
+        return self._selection(layout, index_with_picks(self.cfg, layout, picked), picked)
+
+    def _selection(self, layout: QueryLayout, index: torch.Tensor, picked: torch.Tensor | None) -> Selection:
+        plan = GatherPlan.from_index(index, layout) if self.backend(index.device).uses_gather_plan else None
         return Selection(layout, index, picked, plan)
 
     def _tally_recall(self, layer: int, q: torch.Tensor, k: torch.Tensor, selection: Selection) -> None:
