@@ -30,11 +30,13 @@ from engine.attention.indexers import mass_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import dense_attention
 from engine.attention.selection import causal_blocks, forced_ids, select_topk
+from engine.documents import read_documents
 from engine.errors import EngineError
 from engine.jsonfile import write_json_atomic
 from engine.model.cache import calibration_path
 from engine.model.loader import LoadedModel
 
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 # Query blocks at the end of the text whose attention is recorded: they see most of it, and one
 # block row per layer keeps the recorded mass small (16 x NKB per KV head).
 TAIL_BLOCKS = 16
@@ -68,6 +70,14 @@ def stored(model_name: str, cfg: AttentionConfig) -> Calibration | None:
         return None
     data = json.loads(path.read_text())
     return Calibration(**{**data, "anchors": tuple(data["anchors"]), "sparse_layers": tuple(data["sparse_layers"])})
+
+
+def sample_text_ids(lm: LoadedModel) -> list[int]:
+    """The text every calibration of lm runs on, so that the needle grid and the app's sweeps share one stored
+    calibration per model and settings: the sample workload's files, tokenised."""
+    paths = sorted((SAMPLES / "workload").glob("*.txt"))
+    text = "\n\n".join(d.text.strip() for d in read_documents(paths))
+    return lm.tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
 def calibrated(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int]) -> AttentionConfig:

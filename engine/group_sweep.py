@@ -5,19 +5,22 @@ indexer less often and so costs less, and its later layers reuse a selection mad
 accuracy. The sweep measures both per workload, and recommends the smallest cost whose accuracy stays inside the
 quality gate against the most accurate group size.
 
-Each probe is asked at every group size, the sizes interleaved probe by probe (probe i starts with size i mod k),
-as a comparison interleaves its strategies: a burst of load on the machine then falls on every size alike. Each ask
-is a one-probe engine.compare of full_index_share, so its seconds, FLOPs and grading are exactly a comparison's.
+Each size is asked twice where it matters: with uniform groups (every G-th sparse layer runs the indexer) and with
+the model's calibrated anchor layers (engine.calibration: as many groups, each starting where its selection best
+covers the attention of the layers that reuse it). Each of these arms is asked every probe, interleaved probe by
+probe (probe i starts with arm i mod k), as a comparison interleaves its strategies: a burst of load on the machine
+then falls on every arm alike. Each ask is a one-probe engine.compare of full_index_share, so its seconds, FLOPs
+and grading are exactly a comparison's.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
-from engine import stats
-from engine.attention import AttentionConfig
+from engine import calibration, stats
+from engine.attention import AttentionConfig, LayerPlan
 from engine.compare import Workload, compare
 from engine.documents import Document
 from engine.errors import EngineError
@@ -29,49 +32,99 @@ STRATEGY = "full_index_share"
 Progress = Callable[[int, int, str], None]  # (asks done, asks planned, what is running)
 
 
+@dataclass(frozen=True)
+class Arm:
+    """One setting the sweep asks: a group size, with uniform groups or the model's calibrated anchor layers."""
+
+    group_size: int
+    calibrated: bool
+    config: AttentionConfig
+    anchors: tuple[int, ...]  # the layers that run the indexer
+
+    @property
+    def name(self) -> str:
+        return f"G={self.group_size}" + (" calibrated" if self.calibrated else "")
+
+
 def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe], attention: AttentionConfig,
           group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
-          progress: Progress | None = None) -> dict:
-    """Ask every probe at every group size; return each size's accuracy (with its 95% interval and its gate against
-    the best size), FLOPs and priced seconds, and the recommended size."""
+          progress: Progress | None = None, calibrate: bool = True) -> dict:
+    """Ask every probe at every group size, with uniform groups and (calibrate=True) with the model's calibrated
+    anchor layers; return each arm's accuracy (with its 95% interval and its gate against the best arm), FLOPs
+    and priced seconds, and the recommended arm."""
     sizes = list(dict.fromkeys(group_sizes))
     if not sizes or not probes:
         raise EngineError("a sweep needs at least one group size and one probe")
-    configs = {size: attention.replace(group_size=size, mode="index_share") for size in sizes}  # checks each size
-    asks, order = {size: [] for size in sizes}, []
-    planned = len(sizes) * len(probes)
+    arms, calibration_note = _arms(lm, attention, sizes, calibrate)
+    asks, order = {arm.name: [] for arm in arms}, []
+    planned = len(arms) * len(probes)
     for i, probe in enumerate(probes):
-        for size in sizes[i % len(sizes):] + sizes[:i % len(sizes)]:
+        for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             if progress:
-                progress(len(order), planned, f"group size {size}: {probe.question[:80]}")
-            work = Workload(documents, [probe], strategies=(STRATEGY,), diagnostics=False,
-                            attention=configs[size])
-            asks[size].append(compare(lm, work)["strategies"][STRATEGY])
-            order.append(size)
-    refused = {size: a[0]["refused"] for size, a in asks.items() if a[0].get("refused")}
-    if refused:  # the documents do not fit the model: every size refuses alike
-        raise EngineError(f"whole documents refused: {next(iter(refused.values()))}")
-    points = {size: _point(size, a) for size, a in asks.items()}
-    gates = stats.gates({size: p["correct"] for size, p in points.items()}, gate_points)
-    for size, point in points.items():
-        gate = gates[size]
+                progress(len(order), planned, f"{arm.name}: {probe.question[:80]}")
+            work = Workload(documents, [probe], strategies=(STRATEGY,), diagnostics=False, attention=arm.config)
+            asks[arm.name].append(compare(lm, work)["strategies"][STRATEGY])
+            order.append(arm.name)
+    refused = [a[0]["refused"] for a in asks.values() if a[0].get("refused")]
+    if refused:  # the documents do not fit the model: every arm refuses alike
+        raise EngineError(f"whole documents refused: {refused[0]}")
+    points = {arm.name: _point(arm, asks[arm.name]) for arm in arms}
+    gates = stats.gates({name: p["correct"] for name, p in points.items()}, gate_points)
+    for name, point in points.items():
+        gate = gates[name]
         point["quality"] |= {"gate": gate.call, "points_below": gate.points_below, "mcnemar_p": gate.p_value,
                              "probes_to_tell": gate.probes_to_tell}
     return {
         "model": lm.name, "strategy": STRATEGY, "probes": len(probes), "gate_points": gate_points,
-        "attention": {k: v for k, v in vars(attention).items() if k != "group_size"},
+        "attention": {k: v for k, v in vars(attention).items() if k not in ("group_size", "anchor_layers")},
+        "calibration": calibration_note,
         "order": order,
-        "points": [points[size] for size in sizes],
+        "points": list(points.values()),
         "recommended": recommended(points),
     }
 
 
-def _point(size: int, asks: list[dict]) -> dict:
+def _arms(lm: LoadedModel, attention: AttentionConfig, sizes: list[int], calibrate: bool) -> tuple[list[Arm], str]:
+    """The uniform arm of every size, each followed by its calibrated arm where calibration moves an anchor
+    (it cannot at a group size of 1, or where the sparse layers make one group); and what calibration did."""
+    arms, moved, failed = [], [], None
+    ids = calibration.sample_text_ids(lm) if calibrate else []
+    for size in sizes:
+        uniform = attention.replace(group_size=size, mode="index_share", anchor_layers=None)  # checks each size
+        anchors = _indexer_layers(lm, uniform)
+        arms.append(Arm(size, False, uniform, anchors))
+        if not calibrate or failed or size == 1:
+            continue
+        try:
+            tuned = calibration.calibrated(lm, uniform, ids)
+        except EngineError as exc:  # too few sparse layers, or the sample text too short for a wide window
+            failed = str(exc)
+            continue
+        if tuned.anchor_layers != anchors:
+            arms.append(Arm(size, True, tuned, tuned.anchor_layers))
+            moved.append(size)
+    if not calibrate:
+        note = "not asked for"
+    elif failed:
+        note = f"not run: {failed}"
+    elif moved:
+        note = f"calibrated anchor layers asked at group size {', '.join(map(str, moved))}"
+    else:
+        note = "calibration kept the uniform groups at every size, so no calibrated arm was asked"
+    return arms, note
+
+
+def _indexer_layers(lm: LoadedModel, cfg: AttentionConfig) -> tuple[int, ...]:
+    return LayerPlan.build(cfg, lm.n_layers, lm.native_window_layers()).indexer_layers
+
+
+def _point(arm: Arm, asks: list[dict]) -> dict:
     correct = [a["probes"][0]["correct"] for a in asks]
     seconds = sum(a["seconds"] for a in asks)
     flops = sum(a["flops"]["total"] for a in asks)
     return {
-        "group_size": size, "correct": correct, "seconds": seconds, "flops": flops,
+        "name": arm.name, "group_size": arm.group_size, "calibrated": arm.calibrated, "anchors": list(arm.anchors),
+        "correct": correct, "seconds": seconds, "flops": flops,
         "flops_indexer": sum(a["flops"]["indexer"] for a in asks),
         "rate": asdict(stats.Spread.of([a["seconds"] / a["flops"]["total"] * 1e12 for a in asks])),
         "quality": {"accuracy": sum(correct) / len(correct), "n_probes": len(correct),
@@ -80,12 +133,13 @@ def _point(size: int, asks: list[dict]) -> dict:
     }
 
 
-def recommended(points: dict[int, dict]) -> int:
-    """The cheapest group size in priced seconds among those inside the gate. Sizes whose seconds are the same
-    within measurement (their ranges at each size's lowest and highest measured rate overlap the cheapest's) are
-    told apart by their ledger FLOPs, which do not move with the machine's load."""
-    inside = [size for size, p in points.items() if p["quality"]["gate"] in ("within", "none")]
-    ranges = {size: stats.Spread(**points[size]["rate"]).scaled(points[size]["seconds"]) for size in inside}
-    cheapest = min(inside, key=lambda size: points[size]["seconds"])
-    tied = [size for size in inside if stats.same_within_measurement(ranges[size], ranges[cheapest])]
-    return min(tied, key=lambda size: (points[size]["flops"], size))
+def recommended(points: dict[str, dict]) -> str:
+    """The name of the cheapest arm in priced seconds among those inside the gate. Arms whose seconds are the same
+    within measurement (their ranges at each arm's lowest and highest measured rate overlap the cheapest's) are
+    told apart by their ledger FLOPs, which do not move with the machine's load, then by the smaller group and
+    uniform groups before calibrated ones (the simpler setting when nothing measured tells them apart)."""
+    inside = [name for name, p in points.items() if p["quality"]["gate"] in ("within", "none")]
+    ranges = {name: stats.Spread(**points[name]["rate"]).scaled(points[name]["seconds"]) for name in inside}
+    cheapest = min(inside, key=lambda name: points[name]["seconds"])
+    tied = [name for name in inside if stats.same_within_measurement(ranges[name], ranges[cheapest])]
+    return min(tied, key=lambda name: (points[name]["flops"], points[name]["group_size"], points[name]["calibrated"]))

@@ -118,12 +118,6 @@ def parse_setting(text: str, budget: float, base: AttentionConfig) -> Setting:
     return setting
 
 
-def calibration_documents() -> list[Document]:
-    """Text for calibrating anchor layers: the workload's files, which the grid's haystack only reaches
-    after both licences (beyond 8K tokens), so the grid is not scored on the text it was calibrated on."""
-    return read_documents(sorted((SAMPLES / "workload").glob("*.txt")))
-
-
 def default_documents() -> list[Document]:
     """The samples' documents: the two licences first (long, plain prose), then the workload's files."""
     paths = sorted((SAMPLES / "contracts").glob("*.txt")) + sorted((SAMPLES / "workload").glob("*.txt"))
@@ -256,14 +250,15 @@ def _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, st
 
 
 def _anchors(lm, settings: Sequence[Setting]) -> dict[str, tuple[int, ...]]:
-    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the workload's text."""
+    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the sample workload's
+    files, which the grid's haystack only reaches after both licences (beyond 8K tokens), so the grid is not
+    scored on the text it was calibrated on."""
     wanted = [s for s in settings if s.calibrated]
     if not wanted:
         return {}
     from engine import calibration
 
-    text = "\n\n".join(d.text.strip() for d in calibration_documents())
-    ids = lm.tokenizer(text, add_special_tokens=False)["input_ids"]
+    ids = calibration.sample_text_ids(lm)
     return {s.name: calibration.calibrated(lm, s.config(len(ids)), ids).anchor_layers for s in wanted}
 
 

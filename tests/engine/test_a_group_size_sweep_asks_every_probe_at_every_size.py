@@ -1,9 +1,10 @@
 """engine.group_sweep: every probe asked at every group size, interleaved; each size's accuracy with its interval
-and gate, its FLOPs (fewer indexer FLOPs as groups grow) and seconds; the cheapest size inside the gate."""
+and gate, its FLOPs (fewer indexer FLOPs as groups grow) and seconds; the cheapest size inside the gate; and each
+size above 1 asked again with the model's calibrated anchor layers."""
 
 import pytest
 
-from engine import group_sweep
+from engine import calibration, group_sweep
 from engine.attention import AttentionConfig
 from engine.documents import Document
 
@@ -17,9 +18,11 @@ SMALL = AttentionConfig(window=64, topk=64, global_blocks=1, indexer="exact")  #
 
 def test_every_probe_is_asked_at_every_size_and_the_cheapest_inside_the_gate_is_recommended(smollm2):
     probes = MEMO_PROBES[:2]
-    report = group_sweep.sweep(smollm2, LONG_MEMO, probes, SMALL, group_sizes=(1, 4), gate_points=5.0)
+    report = group_sweep.sweep(smollm2, LONG_MEMO, probes, SMALL, group_sizes=(1, 4), gate_points=5.0,
+                               calibrate=False)
 
-    assert report["order"] == [1, 4, 4, 1]  # probe i starts with size i mod 2
+    assert report["order"] == ["G=1", "G=4", "G=4", "G=1"]  # probe i starts with size i mod 2
+    assert report["calibration"] == "not asked for"
     one, four = report["points"]
     assert (one["group_size"], four["group_size"]) == (1, 4)
     for point in (one, four):
@@ -31,7 +34,27 @@ def test_every_probe_is_asked_at_every_size_and_the_cheapest_inside_the_gate_is_
     # Sharing the indexer across 4 layers runs it less.
     assert 0 < four["flops_indexer"] < one["flops_indexer"]
     inside = [p for p in report["points"] if p["quality"]["gate"] == "within"]
-    assert report["recommended"] in [p["group_size"] for p in inside]
+    assert report["recommended"] in [p["name"] for p in inside]
+
+
+def test_calibrated_groups_are_asked_beside_uniform_ones_and_run_the_indexer_as_often(smollm2):
+    report = group_sweep.sweep(smollm2, LONG_MEMO, MEMO_PROBES[:1], SMALL, group_sizes=(1, 4))
+
+    by_name = {p["name"]: p for p in report["points"]}
+    stored = calibration.stored(smollm2.name, SMALL.replace(mode="index_share", group_size=4))
+    assert stored is not None  # calibrated on the sample text and kept in the model cache
+    uniform = by_name["G=4"]
+    assert uniform["anchors"] == list(range(SMALL.dense_layers, smollm2.n_layers, 4))
+    # On the sample text, under these settings, SmolLM2's calibration moves anchors (it is deterministic), so a
+    # calibrated arm is asked; at a group size of 1 there is nothing to move.
+    assert list(stored.anchors) != uniform["anchors"]
+    assert set(by_name) == {"G=1", "G=4", "G=4 calibrated"}
+    tuned = by_name["G=4 calibrated"]
+    assert tuned["calibrated"] and tuned["anchors"] == list(stored.anchors)
+    assert report["calibration"] == "calibrated anchor layers asked at group size 4"
+    # Calibration moves where each group starts, not how many there are: the indexer costs the same.
+    assert tuned["flops_indexer"] == uniform["flops_indexer"] > 0
+    assert report["order"] == ["G=1", "G=4", "G=4 calibrated"]
 
 
 def test_a_sweep_without_probes_is_refused(smollm2):

@@ -41,24 +41,45 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
             raise ValidationError("a group-size sweep of this workload is still to finish: wait for it")
         sweep = GroupSweep.objects.create(workload=workload, created_by=user, model=workload.target_model,
                                           group_sizes=sizes, settings={k: settled[k] for k in KEPT},
-                                          progress_total=len(sizes) * workload.probes.count())
+                                          progress_total=_asks(sizes, workload.probes.count()))
         dispatch.queue_group_sweep(sweep.pk)
     return sweep
 
 
+def _asks(sizes: list[int], n_probes: int) -> int:
+    """At most: every size uniform, and calibrated above 1. The worker corrects it once it knows which
+    calibrated arms differ from the uniform ones."""
+    return (len(sizes) + sum(size > 1 for size in sizes)) * n_probes
+
+
+def arms(report: dict | None) -> list[dict]:
+    """The report's arms, each with its name, whether its anchor layers were calibrated, and whether it is the
+    recommended one. Sweeps from before calibration named no arm and recommended a group size."""
+    if not report:
+        return []
+    chosen = report["recommended"]
+    out = []
+    for point in report["points"]:
+        name = point.get("name", f"G={point['group_size']}")
+        is_chosen = chosen == name if isinstance(chosen, str) else chosen == point["group_size"]
+        out.append({**point, "name": name, "calibrated": point.get("calibrated", False), "recommended": is_chosen})
+    return out
+
+
 def recommendation(sweep: GroupSweep) -> str | None:
     """The sweep's answer in one sentence, from its stored report; None until it has one."""
-    report = sweep.report
-    if not report:
+    points = arms(sweep.report)
+    if not points:
         return None
-    points = {p["group_size"]: p for p in report["points"]}
-    best = points[report["recommended"]]
-    others = [p for size, p in points.items() if size != report["recommended"]]
-    cheaper = [p for p in others if p["flops"] < best["flops"]]
-    why = (f"; sharing more widely ({', '.join(str(p['group_size']) for p in cheaper)}) costs less but falls outside "
-           f"the {report['gate_points']:g}-point quality gate or cannot be told apart from it yet" if cheaper else
-           ": no larger group would cost less")
-    return (f"Share each indexer across {best['group_size']} layer{'s' if best['group_size'] != 1 else ''}: "
+    best = next(p for p in points if p["recommended"])
+    cheaper = [p for p in points if p is not best and p["flops"] < best["flops"]]
+    why = (f"; sharing more widely ({', '.join(p['name'] for p in cheaper)}) costs less but falls outside "
+           f"the {sweep.report['gate_points']:g}-point quality gate or cannot be told apart from it yet" if cheaper
+           else ": no larger group would cost less")
+    size = best["group_size"]
+    where = (f", in the groups calibrated for this model (the indexer runs at layers "
+             f"{', '.join(map(str, best['anchors']))})" if best["calibrated"] else "")
+    return (f"Share each indexer across {size} layer{'s' if size != 1 else ''}{where}: "
             f"{sum(best['correct'])} of {best['quality']['n_probes']} questions right ({_percent(best)}), at "
             f"{best['flops'] / 1e12:.3g} "
             f"ledger TFLOP and {best['seconds']:.3g} s for the probes{why}.")

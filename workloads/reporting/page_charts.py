@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
+from workloads.comparisons import group_sweeps
 from workloads.reporting import chart_cache, chart_notes
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart (distinct hues for
@@ -310,7 +311,7 @@ def planning(projection) -> Chart:
 
 def group_sweep(sweep, against: str) -> Chart:
     """A group-size sweep's accuracy, with its 95% interval, against its ledger FLOPs or its device seconds (`against`
-    "flops" or "seconds"); the recommended size drawn as a diamond."""
+    "flops" or "seconds"); calibrated arms drawn as squares, the recommended arm as a diamond."""
     name = f"sweep-{against}"
     title = f"Accuracy against {'ledger FLOPs' if against == 'flops' else 'device seconds'}, by group size"
     report = sweep.report
@@ -318,15 +319,16 @@ def group_sweep(sweep, against: str) -> Chart:
         return _chart(name, title, None, "The sweep has not finished, so there is nothing to chart yet.")
     fig = _figure("ledger FLOPs for the probes" if against == "flops" else "device seconds for the probes",
                   "probes answered correctly (%)")
-    for point in report["points"]:
+    for point in group_sweeps.arms(report):
         accuracy = point["quality"]["accuracy"] * 100
         low, high = (bound * 100 for bound in point["quality"]["ci95"])
-        chosen = point["group_size"] == report["recommended"]
+        chosen = point["recommended"]
         fig.add_trace(go.Scatter(
-            x=[point[against]], y=[accuracy], mode="markers+text", text=[f"G={point['group_size']}"],
-            textposition="top right", name=f"groups of {point['group_size']}" + (" (recommended)" if chosen else ""),
+            x=[point[against]], y=[accuracy], mode="markers+text", text=[point["name"].replace(" calibrated", " cal")],
+            textposition="top right", name=point["name"] + (" (recommended)" if chosen else ""),
             error_y=dict(type="data", symmetric=False, array=[high - accuracy], arrayminus=[accuracy - low]),
-            marker=dict(size=13 if chosen else 10, symbol="diamond" if chosen else "circle"),
+            marker=dict(size=13 if chosen else 10,
+                        symbol="diamond" if chosen else "square" if point["calibrated"] else "circle"),
         ))
     if against == "flops":
         fig.update_xaxes(exponentformat="SI", ticksuffix="FLOP")

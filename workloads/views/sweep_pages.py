@@ -36,6 +36,6 @@ def sweep_detail(request: HttpRequest, pk: int) -> HttpResponse:
                               workload__organisation=access.organisation_of(request.user))
     return render(request, "workloads/sweep_detail.html", {
         "sweep": sweep, "workload": sweep.workload, "sentence": group_sweeps.recommendation(sweep),
-        "points": (sweep.report or {}).get("points", []),
+        "points": group_sweeps.arms(sweep.report),
         "charts": [page_charts.group_sweep(sweep, "flops"), page_charts.group_sweep(sweep, "seconds")],
     })

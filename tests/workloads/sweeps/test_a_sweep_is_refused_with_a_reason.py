@@ -36,7 +36,7 @@ def test_it_refuses_documents_longer_than_the_model(too_long, probe, alice):
 def test_it_refuses_a_second_sweep_while_one_is_unfinished(workload, document, probe, alice):
     first = start_sweep(workload, alice)
     assert first.status == "queued" and first.group_sizes == [1, 2, 4, 8]
-    assert first.progress_total == 4  # one probe at four sizes
+    assert first.progress_total == 7  # one probe at four sizes, and at most three calibrated (none at 1)
     with pytest.raises(ValidationError, match="still to finish"):
         start_sweep(workload, alice)
 

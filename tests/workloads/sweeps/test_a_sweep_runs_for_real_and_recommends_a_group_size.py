@@ -31,16 +31,19 @@ def test_the_task_measures_every_size_and_the_page_recommends_one(alice_client, 
 
     sweep.refresh_from_db()
     assert sweep.status == GroupSweep.Status.SUCCEEDED, sweep.error
-    assert sweep.progress_done == sweep.progress_total == 4 and sweep.device.startswith("cpu")
-    one, four = sweep.report["points"]
+    # Sizes 1 and 4, and 4 again in the groups calibrated for SmolLM2 (which move its anchors), each asked 2 probes.
+    assert sweep.progress_done == sweep.progress_total == 6 and sweep.device.startswith("cpu")
+    one, four, four_calibrated = sweep.report["points"]
     assert four["flops_indexer"] < one["flops_indexer"]
-    assert sweep.report["recommended"] in (1, 4)
+    assert four_calibrated["calibrated"] and four_calibrated["anchors"] != four["anchors"]
+    chosen = {p["name"]: p for p in sweep.report["points"]}[sweep.report["recommended"]]
 
     page = html(alice_client.get(reverse("sweep_detail", args=[sweep.pk])))
-    chosen = sweep.report["points"][[1, 4].index(sweep.report["recommended"])]
     size, right = chosen["group_size"], sum(chosen["correct"])
-    assert re.search(rf"Share each indexer across {size} layers?: {right} of 2 questions right "
+    where = r", in the groups calibrated for this model \(the indexer runs at layers [\d, ]+\)" * chosen["calibrated"]
+    assert re.search(rf"Share each indexer across {size} layers?{where}: {right} of 2 questions right "
                      r"\(\d+%, 95% interval \d+%–\d+%\), at [\d.]+ ledger TFLOP", page)
+    assert "4 layers, calibrated" in page and "Calibration: calibrated anchor layers asked at group size 4." in page
     assert 'data-chart="sweep-flops"' in page and 'data-chart="sweep-seconds"' in page
     workload_page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
     assert f'<a href="{reverse("sweep_detail", args=[sweep.pk])}">sweep {sweep.pk}</a>' in workload_page
