@@ -1,4 +1,5 @@
-"""The lease a worker holds on a run or upload while it works on it: who holds it and a heartbeat.
+"""The lease a worker holds on a job (a run, upload, sweep, PDF summary or its mail) while it works on it: who holds
+it and a heartbeat.
 
 A worker killed mid-job (SIGKILL, the OOM killer, a lost machine) never reports back, and with acks_late its message
 comes back either at once (a pool child died: WorkerLostError) or only after the broker's visibility timeout (the

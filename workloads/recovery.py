@@ -1,4 +1,4 @@
-"""Getting runs and uploads whose worker or message was lost going again.
+"""Getting jobs (runs, uploads, sweeps, PDF summaries and their mails) whose worker or message was lost going again.
 
 Two losses leave a job with nothing on the way to it:
 - its worker died mid-job: the heartbeat goes stale (workloads.leases), and the message comes back only after the
@@ -18,7 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from workloads import broker_messages, dispatch
-from workloads.models import Alert, ComparisonRun, GroupSweep, StrategyResult, Upload
+from workloads.models import Alert, ComparisonRun, GroupSweep, StrategyResult, Summary, SummaryEmail, Upload
 from workloads.models.jobs import FAILED, QUEUED, RUNNING
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 # The jobs that hold a lease, and how their message is sent.
 TASKS = {ComparisonRun: ("workloads.run_comparison", dispatch.queue_comparison),
          Upload: ("workloads.extract_upload", dispatch.queue_extraction),
-         GroupSweep: ("workloads.run_group_sweep", dispatch.queue_group_sweep)}
+         GroupSweep: ("workloads.run_group_sweep", dispatch.queue_group_sweep),
+         Summary: ("workloads.export_summary", dispatch.queue_summary),
+         SummaryEmail: ("workloads.email_summary", dispatch.queue_email)}
 
 
 def clear_partial_run(run_pk: int) -> None:

@@ -1,8 +1,8 @@
 """Celery tasks: the only place the web app calls the engine.
 
-Tasks take primary keys, claim their row with a conditional UPDATE (Job.claim: a
-redelivered task does nothing twice; runs and uploads hold a lease with a heartbeat instead,
-workloads.leases, so that a delivery of one whose worker died takes it over), call the service that does the work, and record
+Tasks take primary keys, claim their row with a conditional UPDATE and hold it with a lease and a heartbeat
+(workloads.leases: a redelivered task does nothing twice, and a delivery of one whose worker died takes it
+over), call the service that does the work, and record
 the outcome in our own tables. Services queue them by name (workloads.dispatch) and
 never import this module. The model is loaded lazily inside the worker process, never
 at import: CUDA must not be touched before the worker forks.
@@ -286,22 +286,27 @@ def export_summary(summary_pk: int) -> None:
     from workloads.reporting.summary.content import SummaryError
     from workloads.reporting.summary.render import render_summary
 
-    if not Summary.claim(summary_pk):
-        log.info("summary %s is not queued (delivered again): nothing to do", summary_pk)
+    claim = leases.claim(Summary, summary_pk)
+    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
+        log.info("summary %s: %s, nothing to do (done, or its worker is alive)", summary_pk, claim.value)
         return
+    # A summary keeps nothing until its PDF is stored, so one taken over from a dead worker simply starts again.
+    me = leases.holder()
     summary = Summary.objects.select_related("run").get(pk=summary_pk)
     try:
-        digest = mail.digest(summary.run)  # what a mail of this PDF will say it says
-        pdf, pages = render_summary(summary.run)
+        with leases.heartbeat(Summary, summary_pk):
+            digest = mail.digest(summary.run)  # what a mail of this PDF will say it says
+            pdf, pages = render_summary(summary.run)
     except SummaryError as exc:
-        Summary.fail(summary_pk, str(exc))
+        Summary.fail(summary_pk, str(exc), me)
         return
     except Exception as exc:
         log.exception("summary %s failed", summary_pk)
-        Summary.fail(summary_pk, f"internal error: {exc}")
+        Summary.fail(summary_pk, f"internal error: {exc}", me)
         raise
     with transaction.atomic():  # the PDF and the mailing it owes are recorded together, or neither
-        Summary.finish(summary_pk, Summary.Status.DONE, pdf=pdf, pages=pages, digest=digest)
+        if not Summary.finish(summary_pk, Summary.Status.DONE, me, pdf=pdf, pages=pages, digest=digest):
+            return  # taken over meanwhile, or failed by the sweep: that outcome stands
         summary.status = Summary.Status.DONE
         if mail.mails_itself(summary):
             mail.request_email(summary, None)
@@ -311,12 +316,16 @@ def export_summary(summary_pk: int) -> None:
 def email_summary(self, email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went; a mail server
     that says to try later is tried again later (workloads.reporting.summary.mail.deliver)."""
-    if not SummaryEmail.claim(email_pk):
-        log.info("summary e-mail %s is not queued (delivered again): nothing to send", email_pk)
+    claim = leases.claim(SummaryEmail, email_pk)
+    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
+        log.info("summary e-mail %s: %s, nothing to send (sent, or its worker is alive)", email_pk, claim.value)
         return
+    # Taken over from a dead worker, it goes to the addresses not yet recorded as reached: one the dead worker
+    # reached without recording it gets the mail twice, which beats one that never gets it.
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
     try:
-        mail.deliver(email, attempt=self.request.retries)
+        with leases.heartbeat(SummaryEmail, email_pk):
+            mail.deliver(email, attempt=self.request.retries)
     except mail.TryAgain as again:
         raise self.retry(countdown=again.delay, exc=again.cause)
     except Exception as exc:

@@ -1,5 +1,5 @@
 """Runs, uploads, summaries and summary e-mails share one lifecycle (workloads.models.jobs.Job): a worker claims a
-queued job once, and only a job still running takes an outcome, so a cancel or the sweep of lost jobs that came
+queued job once, with a lease (every job holds one, so that a job whose worker died is taken over), and only a job still running takes an outcome, so a cancel or the sweep of lost jobs that came
 first keeps what it recorded."""
 
 import datetime as dt
@@ -8,6 +8,8 @@ import pytest
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
+from workloads import leases
+from workloads.leases import Claim
 from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
 
 OUTCOMES = {ComparisonRun: "succeeded", Upload: "done", Summary: "done", SummaryEmail: "sent"}
@@ -28,14 +30,16 @@ def job(request, workload):
 
 def test_a_queued_job_is_claimed_once_and_stamped(job):
     table = type(job)
-    assert table.claim(job.pk) and not table.claim(job.pk)
+    assert leases.claim(table, job.pk) is Claim.CLAIMED
+    assert leases.claim(table, job.pk) is Claim.NONE  # held by a live worker (this one), beating
     job.refresh_from_db()
     assert job.status == "running" and job.started_at is not None and not job.finished
+    assert job.claimed_by == leases.holder() and job.heartbeat_at is not None
 
 
 def test_a_running_job_finishes_with_its_outcome_and_the_fields_given(job):
     table = type(job)
-    table.claim(job.pk)
+    leases.claim(table, job.pk)
     assert table.finish(job.pk, OUTCOMES[table], error="a note")
     job.refresh_from_db()
     assert (job.status, job.error, job.finished) == (OUTCOMES[table], "a note", True)
@@ -44,7 +48,7 @@ def test_a_running_job_finishes_with_its_outcome_and_the_fields_given(job):
 
 def test_a_failure_says_why(job):
     table = type(job)
-    table.claim(job.pk)
+    leases.claim(table, job.pk)
     assert table.fail(job.pk, "the mail server is down")
     job.refresh_from_db()
     assert (job.status, job.error) == ("failed", "the mail server is down") and job.finished_at is not None
@@ -61,7 +65,7 @@ def test_a_job_that_is_not_running_keeps_its_status(job, status):
 
 def test_the_sweep_fails_only_jobs_claimed_before_the_cutoff(job):
     table = type(job)
-    table.claim(job.pk)
+    leases.claim(table, job.pk)
     assert table.fail_lost(timezone.now() - dt.timedelta(minutes=1), "lost") == 0
     assert table.fail_lost(timezone.now() + dt.timedelta(minutes=1), "lost") == 1
     job.refresh_from_db()

@@ -41,7 +41,7 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The lease of a job that beats (runs, uploads: workloads.leases): which worker process holds it, "host:pid",
+    # The lease every job's worker holds while at work on it (workloads.leases): which worker process holds it, "host:pid",
     # and when it last said it was alive. A running job whose beat went stale lost its worker and may be taken over.
     claimed_by = models.CharField(max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
@@ -57,12 +57,6 @@ class Job(models.Model):
     @property
     def finished(self) -> bool:
         return self.status not in UNFINISHED_STATUSES
-
-    @classmethod
-    def claim(cls, pk: int) -> bool:
-        """Queued -> running, stamped, in one conditional UPDATE; whether this caller won the row. A task delivered
-        twice finds it taken, and a cancelled run is never started."""
-        return bool(cls.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=timezone.now()))
 
     @classmethod
     def finish(cls, pk: int, status: str, held_by: str | None = None, **fields) -> bool:

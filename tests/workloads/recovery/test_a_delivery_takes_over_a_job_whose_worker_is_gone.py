@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.workloads.pages.conftest import make_run
 from workloads import leases
 from workloads.leases import Claim
-from workloads.models import ComparisonRun, Upload
+from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
 
 
 def _dead_pid() -> int:
@@ -27,10 +27,18 @@ def _running(workload, kind: str, claimed_by: str, beat_ago_s: float, takeovers:
               "heartbeat_at": timezone.now() - dt.timedelta(seconds=beat_ago_s), "started_at": timezone.now()}
     if kind == "run":
         return make_run(workload, **fields)
-    return Upload.objects.create(workload=workload, **fields)
+    if kind == "upload":
+        return Upload.objects.create(workload=workload, **fields)
+    if kind == "summary":
+        return Summary.objects.create(run=make_run(workload), **fields)
+    return SummaryEmail.objects.create(summary=Summary.objects.create(run=make_run(workload)),
+                                       recipients="cfo@example.com", **fields)
 
 
-@pytest.mark.parametrize("kind", ["run", "upload"])
+KINDS = ["run", "upload", "summary", "email"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_stale_heartbeat_is_taken_over(workload, kind):
     job = _running(workload, kind, "another-host:1", settings.JOB_STALE_AFTER_S + 1)
     assert leases.claim(type(job), job.pk) is Claim.TAKEN_OVER
@@ -39,7 +47,7 @@ def test_a_stale_heartbeat_is_taken_over(workload, kind):
     assert leases.claim(type(job), job.pk) is Claim.NONE  # now held, and beating
 
 
-@pytest.mark.parametrize("kind", ["run", "upload"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_dead_local_holder_is_taken_over_at_once(workload, kind):
     job = _running(workload, kind, f"{socket.gethostname()}:{_dead_pid()}", 0)
     assert leases.claim(type(job), job.pk) is Claim.TAKEN_OVER
@@ -74,4 +82,19 @@ def test_the_sweep_sends_a_stale_job_again_once(workload, django_capture_on_comm
         assert recover()["taken over"] == 1
         assert recover()["taken over"] == 0  # sent again since its holder last beat: the message is on its way
     assert ("workloads.extract_upload", upload.pk) in broker_messages.held()
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+
+
+@pytest.mark.parametrize("kind, task", [("summary", "workloads.export_summary"), ("email", "workloads.email_summary")])
+def test_the_sweep_sends_a_stale_summary_or_mail_again(workload, django_capture_on_commit_callbacks, kind, task):
+    import redis
+
+    from workloads import broker_messages
+    from workloads.recovery import recover
+
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    job = _running(workload, kind, "another-host:1", settings.JOB_STALE_AFTER_S + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover()["taken over"] == 1
+    assert (task, job.pk) in broker_messages.held()
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()

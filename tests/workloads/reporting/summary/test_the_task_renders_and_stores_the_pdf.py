@@ -1,13 +1,17 @@
 """The export task, in a real Celery worker, renders and stores the PDF; it claims its row once and records failures."""
 
 import io
+import socket
+import subprocess
 
 import pypdfium2 as pdfium
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.workloads.live import wait_for
 from tests.workloads.reporting.summary.conftest import make_run, pdf_text
+from workloads import leases
 from workloads.models import ComparisonRun, Summary
 from workloads.reporting.summary.pdf_exports import request_summary
 from workloads.reporting.summary.recommendation import decision
@@ -43,6 +47,23 @@ def test_a_summary_that_is_not_queued_is_left_alone(this_quarter):
         export_summary(summary.pk)
         summary.refresh_from_db()
         assert summary.status == status and summary.pdf is None and summary.finished_at is None
+
+
+def test_a_summary_whose_worker_died_is_taken_over_and_rendered_once(this_quarter):
+    # Its holder was a process of this machine that has ended: a pool child killed mid-render. Before summaries held
+    # a lease, the next delivery said "not queued: nothing to do" and the summary stayed running for hours.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    summary = Summary.objects.create(run=this_quarter, status=Summary.Status.RUNNING, started_at=timezone.now(),
+                                     claimed_by=f"{socket.gethostname()}:{dead.pid}", heartbeat_at=timezone.now())
+
+    export_summary(summary.pk)
+    export_summary(summary.pk)  # delivered once more: done already, nothing to do
+
+    summary.refresh_from_db()
+    assert summary.status == Summary.Status.DONE and summary.takeovers == 1
+    assert summary.claimed_by == leases.holder() and summary.pages >= 1
+    assert decision(this_quarter) in pdf_text(bytes(summary.pdf))
 
 
 def test_a_run_that_cannot_be_summarised_fails_the_summary_with_the_reason(workload):
