@@ -11,7 +11,7 @@ from django.db import transaction
 
 from workloads import dispatch
 from workloads.documents import upload_storage
-from workloads.documents.extraction import Limits, extract_file
+from workloads.documents.extraction import Limits, iter_file
 from workloads.documents.extraction.datatypes import human_size
 from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
@@ -72,7 +72,6 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     The slow part of an upload, so it takes no lock. Names taken and the token limit are checked here too, so that
     no time is spent on text that cannot be kept; `keep` checks them again under the workload's lock.
     """
-    workload = upload.workload
     token_floor, token_count = TokenFloor(tokenizer), TokenCount(tokenizer)
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
@@ -94,7 +93,7 @@ def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_fl
                   token_count: TokenCount) -> list[tuple[Document | None, UploadItem]]:
     """What one file reads as: a document to keep (or None) and an item for each of its entries."""
     read = []
-    for e in extract_file(upload_file.name, upload_storage.read_file(upload_file), limits):
+    for e in iter_file(upload_file.name, upload_storage.read_file(upload_file), limits):
         document, detail, tokens = None, e.detail, 0
         if e.kept and (refusal := room.name_refusal(e.name)):
             detail = refusal

@@ -6,6 +6,6 @@ process with a memory cap and a deadline (isolation.py).
 """
 
 from .datatypes import MAX_NAME_LENGTH, Extracted, Limits
-from .extract import extract_file
+from .extract import extract_file, iter_file
 
-__all__ = ["MAX_NAME_LENGTH", "Extracted", "Limits", "extract_file"]
+__all__ = ["MAX_NAME_LENGTH", "Extracted", "Limits", "extract_file", "iter_file"]

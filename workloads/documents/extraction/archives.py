@@ -5,11 +5,13 @@ because a path leaving the archive is a sign of a hostile upload.
 """
 
 import dataclasses
+import functools
 import io
 import posixpath
 import re
 import stat
 import zipfile
+from collections.abc import Callable
 
 from pathspec import GitIgnoreSpec
 
@@ -19,31 +21,46 @@ from .readers import extension, read_document
 NESTED_ARCHIVE_EXTENSIONS = frozenset({".zip", ".tar", ".gz", ".tgz", ".7z", ".rar", ".jar", ".whl"})
 GIT_CONFIGURATION_FILES = frozenset({".gitignore", ".gitattributes", ".gitmodules", ".git"})
 _DRIVE_LETTER = re.compile(r"^[A-Za-z]:")
+_PIECE = 2**20  # bytes decompressed at a time while counting
 
 
-def read_zip(archive_name: str, data: bytes, limits: Limits) -> list[Extracted]:
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    """One entry of an upload, named before it is read: reading it (`read()`) decompresses and reads only it."""
+
+    name: str  # the entry's name before it is made unique and kept within the length limit
+    read: Callable[[], Extracted]
+
+
+def read_zip(archive_name: str, data: bytes, limits: Limits) -> list[Pending]:
     """One entry per member, or a single skipped entry for the whole archive: never half an archive.
 
-    Names are neither unique nor limited in length yet: extract_file sees to both.
+    Every check that can refuse the whole archive runs here, before any member is read for its text: the headers'
+    counts and sizes, then the bytes the members really decompress to, counted a piece at a time. So the members
+    can then be read one at a time, each one's bytes and text let go before the next, and none can still refuse
+    the archive. Names are neither unique nor limited in length yet: extract_file sees to both.
     """
     if len(data) > limits.max_file_bytes:
-        return [skipped(archive_name, None, len(data), too_large(len(data), limits.max_file_bytes))]
+        return [_refused(archive_name, len(data), too_large(len(data), limits.max_file_bytes))]
     # zipfile raises a range of exception types for damaged central directories; all mean "unreadable".
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except Exception:
-        return [skipped(archive_name, None, len(data), "not a readable ZIP archive")]
-    with archive:
-        try:
-            return _read_members(archive_name, archive, limits)
-        except Skip as skip:
-            return [skipped(archive_name, None, len(data), str(skip))]
+        return [_refused(archive_name, len(data), "not a readable ZIP archive")]
+    try:
+        return _plan_members(archive_name, archive, limits)
+    except Skip as skip:
+        return [_refused(archive_name, len(data), str(skip))]
+
+
+def _refused(archive_name: str, size: int, reason: str) -> Pending:
+    return Pending(archive_name, lambda: skipped(archive_name, None, size, reason))
 
 
 _SUPERSEDED = "an older copy: the archive lists this path again later, and ZIP tools read that copy"
 
 
-def _read_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -> list[Extracted]:
+def _plan_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -> list[Pending]:
     members = [(info, _safe_path(info.filename)) for info in archive.infolist() if not _is_directory(info)]
     if not members:
         raise Skip("empty: no files in the archive")
@@ -54,29 +71,33 @@ def _read_members(archive_name: str, archive: zipfile.ZipFile, limits: Limits) -
         raise Skip(f"too large once unpacked: {human_size(declared)}, limit {human_size(limits.max_archive_bytes)}")
     reader = _MemberReader(archive_name, archive, limits)
     reader.load_gitignores(members)
-    entries: list[Extracted | _Group] = []
+    entries: list[Pending | _Group] = []
     groups: dict[str, _Group] = {}
+    to_read = []
     last = {path: index for index, (_, path) in enumerate(members) if path}
     for index, (info, path) in enumerate(members):
+        name = f"{archive_name}/{path or visible(info.filename)}"
         if path and last[path] != index:  # an archive updated in place lists a path again; the last copy counts
-            entries.append(skipped(f"{archive_name}/{path}", path, info.file_size, _SUPERSEDED))
+            entries.append(Pending(name, functools.partial(skipped, name, path, info.file_size, _SUPERSEDED)))
             continue
         hidden = _hidden_directory(path, reader.ignores) if path else None
         if hidden is None:
-            entries.append(reader.read(info, path))
+            entries.append(Pending(name, functools.partial(reader.read, info, path)))
+            to_read.append((info, path))
             continue
         directory, reason = hidden
         if directory not in groups:
             groups[directory] = _Group(f"{archive_name}/{directory}/", f"{directory}/", reason)
             entries.append(groups[directory])
         groups[directory].add(info.file_size)
-    return [entry.result() if isinstance(entry, _Group) else entry for entry in entries]
+    reader.count_unpacked(to_read)
+    return [Pending(e.name, e.result) if isinstance(e, _Group) else e for e in entries]
 
 
 class _MemberReader:
-    """Reads members one by one, keeping the running total of bytes really decompressed.
+    """Reads members one by one, after counting the bytes they really decompress to.
 
-    The total cannot be understated by lying headers, unlike the declared sizes checked up front.
+    The count cannot be understated by lying headers, unlike the declared sizes checked up front.
     """
 
     def __init__(self, archive_name: str, archive: zipfile.ZipFile, limits: Limits):
@@ -97,8 +118,26 @@ class _MemberReader:
                 data = self._read_bounded(info)
             except Exception:
                 continue
-            self._count(data)
+            self._count(len(data))
             self.ignores.add(posixpath.dirname(path), data.decode("utf-8", errors="replace"))
+
+    def count_unpacked(self, members: list[tuple[zipfile.ZipInfo, str | None]]) -> None:
+        """Decompress the members that will be read, a piece at a time and keeping nothing, to count their bytes:
+        raises Skip, for the whole archive, when they pass the archive limit. Costs a second decompression, so
+        that reading can then hold one member at a time."""
+        for info, path in members:
+            if self._skip_reason(info, path):
+                continue
+            try:
+                with self.archive.open(info) as stream:
+                    left = self.limits.max_file_bytes + 1  # a member past the file limit is skipped, not read on
+                    while left and (piece := stream.read(min(left, _PIECE))):
+                        left -= len(piece)
+                        self._count(len(piece))
+            except Skip:
+                raise
+            except Exception:  # unreadable members are skipped one by one when read
+                continue
 
     def read(self, info: zipfile.ZipInfo, path: str | None) -> Extracted:
         entry = self._read(info, path)
@@ -117,7 +156,6 @@ class _MemberReader:
             return skipped(name, path, info.file_size, "compressed with a method we cannot read")
         except Exception as exc:
             return skipped(name, path, info.file_size, f"damaged inside the archive ({str(exc) or type(exc).__name__})")
-        self._count(data)
         if len(data) > self.limits.max_file_bytes:
             limit = human_size(self.limits.max_file_bytes)
             return skipped(name, path, info.file_size, f"too large once unpacked: over {limit}")
@@ -145,9 +183,9 @@ class _MemberReader:
         with self.archive.open(info) as stream:
             return stream.read(self.limits.max_file_bytes + 1)
 
-    def _count(self, data: bytes) -> None:
+    def _count(self, size: int) -> None:
         """Raises Skip, for the whole archive, once the running total passes the archive limit."""
-        self.decompressed += len(data)
+        self.decompressed += size
         if self.decompressed > self.limits.max_archive_bytes:
             limit = human_size(self.limits.max_archive_bytes)
             raise Skip(f"too large once unpacked: over {limit} (the archive's headers understate it)")

@@ -9,7 +9,7 @@ from django.db import connections
 from django.test import override_settings
 
 from workloads import tasks
-from workloads.documents.extraction import extract_file
+from workloads.documents.extraction import iter_file
 from workloads.documents.intake import store_upload
 from workloads.models import Document, Upload
 
@@ -22,11 +22,11 @@ def _extract_both_at_once(monkeypatch, uploads: list[Upload]) -> None:
     both_extracted = threading.Barrier(len(uploads), timeout=60)
 
     def extract_then_wait(*args, **kwargs):
-        entries = extract_file(*args, **kwargs)
+        entries = list(iter_file(*args, **kwargs))
         both_extracted.wait()
         return entries
 
-    monkeypatch.setattr("workloads.documents.intake.extract_file", extract_then_wait)
+    monkeypatch.setattr("workloads.documents.intake.iter_file", extract_then_wait)
     errors = []
 
     def run(upload: Upload) -> None:
