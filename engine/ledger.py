@@ -20,6 +20,8 @@ diagonal block.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.attention.config import AttentionConfig
@@ -175,15 +177,22 @@ def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int, resel
     costs.flops["linear"] = shape.linear_flops_per_token
     costs.bytes["linear"] = shape.weight_bytes
     kv_token_bytes = shape.n_kv_heads * shape.kv_dim * shape.bytes_per_element
-    for role in shape.plan(cfg).roles:
+    for role, layers in _role_counts(shape, cfg):
         keys = _keys_seen(shape, cfg, role, position)
-        costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
-        costs.bytes["attention"] += keys * kv_token_bytes
+        costs.flops["attention"] += layers * 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
+        costs.bytes["attention"] += layers * keys * kv_token_bytes
         if role == "index" and reselect:
             flops, nbytes = _indexer_decode(shape, cfg, position)
-            costs.flops["indexer"] += flops
-            costs.bytes["indexer"] += nbytes
+            costs.flops["indexer"] += layers * flops
+            costs.bytes["indexer"] += layers * nbytes
     return costs
+
+
+@functools.lru_cache(maxsize=256)
+def _role_counts(shape: ModelShape, cfg: AttentionConfig) -> tuple[tuple[str, int], ...]:
+    """Each role in shape's layer plan under cfg, and how many layers have it. A decoded token's cost depends on
+    nothing else of the plan, and a page's fit check prices thousands of tokens, so it is built once."""
+    return tuple(Counter(shape.plan(cfg).roles).items())
 
 
 def call_costs(shape: ModelShape, cfg: AttentionConfig, prompt_tokens: int, decode_forwards: int) -> Costs:
