@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django import forms
@@ -9,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
@@ -306,3 +308,11 @@ class MemberForm(forms.ModelForm):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Role.choices)
+
+
+@functools.cache
+def unbound_html(form_class: type[forms.BaseForm]) -> SafeString:
+    """An empty form's fields as HTML, rendered once per process. The workload page shows three that never change
+    between requests (their initial values are the defaults), and rendering their widgets' templates was a sixth
+    of the page's CPU; a form with errors is shown on a page of its own, bound, and rendered each time."""
+    return mark_safe(str(form_class()))

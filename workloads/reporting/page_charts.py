@@ -129,14 +129,17 @@ def _points(results: Iterable[StrategyResult]) -> tuple[Point, ...]:
     return tuple(points)
 
 
-RUN_JSON = ("report", "documents", "versions", "strategies", "changes")  # ComparisonRun's JSON columns
+# What a Point reads of a result and its run (_points).
+POINT_FIELDS = ("run", "strategy", "refused", "device_dollars", "accuracy", "gated", "flops_attention",
+                "flops_indexer", "flops_linear", "run__created_at", "run__pricing_error", "run__units_of_work")
 
 
 def _history(workload: Workload) -> list[StrategyResult]:
-    """Every strategy result of the workload's succeeded runs, oldest run first. Without the runs' JSON columns:
-    decoding each run's whole report once per result was most of the workload page's time, and no chart reads them."""
+    """Every strategy result of the workload's succeeded runs, oldest run first, with only the columns a Point reads:
+    decoding each run's whole report once per result was most of the workload page's time, and loading every other
+    column (a run's five dates among them) still most of what remained."""
     return list(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
-                .select_related("run").defer(*(f"run__{name}" for name in RUN_JSON))
+                .select_related("run").only(*POINT_FIELDS)
                 .order_by("run__created_at", "run__pk", "pk"))
 
 

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 
 from workloads import deletion
 from workloads.comparisons import fit, starting
-from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm
+from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm, unbound_html
 from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting import page_charts
@@ -83,9 +83,9 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "uploads": workload.uploads.all()[:RECENT_UPLOADS],
         "probes": workload.probes.all(),
         "runs": workload.runs.defer("report", "documents"),  # a list: no run's whole report
-        "probe_form": ProbeForm(),
-        "generation_form": ProbeGenerationForm(),
-        "run_form": RunForm(),
+        "probe_form": unbound_html(ProbeForm),
+        "generation_form": unbound_html(ProbeGenerationForm),
+        "run_form": unbound_html(RunForm),
         # What the form's defaults would run; the form itself shows it for what is posted.
         "preflight": fit.preflight(workload, starting.DEFAULT_STRATEGIES),
         "charts": charts,
