@@ -1,6 +1,6 @@
 """Calibrated anchor layers: which layers make the selection their Index Share group reuses, chosen once per model.
 
-One dense forward over calibration text records, in every sparse layer, the attention mass that each
+One dense forward over calibration text (samples/calibration: text_ids) records, in every sparse layer, the attention mass that each
 of the text's last query blocks puts on each key block (engine.attention.indexers.mass_scores, dense
 attention's own block mass). Layer a's selection is its top-k blocks among those the indexer may pick
 (not sink, window or global blocks). For a later layer l, coverage[a][l] is the share of l's mass on
@@ -36,11 +36,13 @@ from engine.jsonfile import write_json_atomic
 from engine.model.cache import calibration_path
 from engine.model.loader import LoadedModel
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+CALIBRATION_TEXT = Path(__file__).resolve().parent.parent / "samples" / "calibration"
 # Query blocks at the end of the text whose attention is recorded: they see most of it, and one
 # block row per layer keeps the recorded mass small (16 x NKB per KV head).
 TAIL_BLOCKS = 16
 _KEYED = ("block_size", "window", "sink_blocks", "global_blocks", "group_size", "dense_layers")
+# Part of every stored calibration's key: a calibration made on other text is made again, not reused.
+TEXT_VERSION = "mpl-2.0"
 
 
 @dataclass(frozen=True)
@@ -72,12 +74,25 @@ def stored(model_name: str, cfg: AttentionConfig) -> Calibration | None:
     return Calibration(**{**data, "anchors": tuple(data["anchors"]), "sparse_layers": tuple(data["sparse_layers"])})
 
 
-def sample_text_ids(lm: LoadedModel) -> list[int]:
-    """The text every calibration of lm runs on, so that the needle grid and the app's sweeps share one stored
-    calibration per model and settings: the sample workload's files, tokenised."""
-    paths = sorted((SAMPLES / "workload").glob("*.txt"))
-    text = "\n\n".join(d.text.strip() for d in read_documents(paths))
+def text_ids(lm: LoadedModel) -> list[int]:
+    """The text every calibration of lm runs on, so that runs, sweeps and the needle grid share one stored
+    calibration per model and settings: samples/calibration, a licence that no measurement here is scored on (the
+    needle grid plants its facts in the other licences and the sample workload, and the sample's probes ask about
+    the workload)."""
+    text = "\n\n".join(d.text.strip() for d in read_documents(sorted(CALIBRATION_TEXT.glob("*.txt"))))
     return lm.tokenizer(text, add_special_tokens=False)["input_ids"]
+
+
+def for_run(lm: LoadedModel, cfg: AttentionConfig, anchors: str) -> tuple[AttentionConfig, str]:
+    """cfg with the anchor layers a run's `anchors` setting asks for (run_settings.ANCHORS), and what was used:
+    "calibrated", "uniform", or "uniform" with why calibration could not run (too few sparse layers, or a window
+    wider than the calibration text allows). Anchor layers cfg already names are kept."""
+    if cfg.anchor_layers is not None or anchors == "uniform":
+        return cfg, "calibrated" if cfg.anchor_layers is not None else "uniform"
+    try:
+        return calibrated(lm, cfg.replace(mode="index_share"), text_ids(lm)).replace(mode=cfg.mode), "calibrated"
+    except EngineError as exc:
+        return cfg, f"uniform: calibration could not run ({exc})"
 
 
 def calibrated(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int]) -> AttentionConfig:
@@ -191,7 +206,7 @@ def _mean_coverage(coverage: list[list[float]], starts: list[int]) -> float:
 
 
 def _digest(key: dict) -> str:
-    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+    return hashlib.sha256(json.dumps({**key, "text": TEXT_VERSION}, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def calibration_file(model_name: str, cfg: AttentionConfig) -> Path:

@@ -155,6 +155,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                                        "retrieval_tokens": args.retrieval_tokens}).items()
            if k.startswith("retrieval_")},
         attention=attention_config(args, "index_share", run_settings.attention({})),
+        anchors=args.anchors,
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
     run_settings.check_chunk_tokens(work.chunk_tokens, read_metadata(args.model).max_positions)
@@ -279,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")
     cmp.add_argument("--api-output-price", type=float, default=0.60, help="dollars per million output tokens")
     cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
+    cmp.add_argument("--anchors", choices=run_settings.ANCHORS, default=run_settings.DEFAULTS["anchors"],
+                     help="where Index Share's groups start: the model's calibrated anchor layers, or every "
+                          "--group-size-th sparse layer")
     add_attention_flags(cmp)
     cmp.set_defaults(func=cmd_compare)
 

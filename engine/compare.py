@@ -54,9 +54,9 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
-from engine import call_plan, decision, ledger, retrieval, run_settings, stats
+from engine import calibration, call_plan, decision, ledger, retrieval, run_settings, stats
 from engine.abstention import NONE, says_none
 from engine.attention import AttentionConfig
 from engine.chunking import Chunk, split_documents
@@ -70,7 +70,8 @@ from engine.model.loader import LoadedModel
 from engine.openmp import waits_passively
 from engine.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
 from engine.probes import Probe, is_correct, token_f1
-from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode
+from engine.run_settings import (ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode,
+                                 uses_index_share)
 
 RETRIEVAL_STRATEGIES = ("retrieval", "routed")
 CHUNK_STRATEGIES = ("chunked", *RETRIEVAL_STRATEGIES)
@@ -180,6 +181,7 @@ class Workload:
     chunk_tokens: int = run_settings.DEFAULTS["chunk_tokens"]
     chunk_overlap: int = run_settings.DEFAULTS["chunk_overlap"]
     attention: AttentionConfig = field(default_factory=lambda: run_settings.attention({}))
+    anchors: str = run_settings.DEFAULTS["anchors"]  # where Index Share's groups start (run_settings.ANCHORS)
     prices: Prices = field(default_factory=lambda: Prices(2.0, 0.15, 0.60))
     gate_points: float = run_settings.DEFAULTS["gate_points"]
     retrieval_chunks: int = run_settings.DEFAULTS["retrieval_chunks"]  # 0: as many as fit retrieval_tokens
@@ -193,6 +195,10 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     if not work.probes:
         raise EngineError("there are no probes to answer")
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
+    anchors = "uniform" if work.anchors == "uniform" else "not needed: no strategy uses Index Share"
+    if any(uses_index_share(s) for s in strategies):
+        attention, anchors = calibration.for_run(lm, work.attention, work.anchors)
+        work = replace(work, attention=attention)
     shape = ledger.from_hf_config(lm.config, lm.name)
     chunks = (
         split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
@@ -243,7 +249,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
     if work.diagnostics and not too_long:
         _diagnose(lm, work, results)
-    return _report(lm, work, results, chunks, caller.order)
+    return _report(lm, work, results, chunks, caller.order, anchors)
 
 
 def _rotated(running: list[StrategyResult], probe_index: int) -> list[StrategyResult]:
@@ -476,7 +482,8 @@ def _ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
 
 
 def _report(
-    lm: LoadedModel, work: Workload, results: dict[str, StrategyResult], chunks: list[Chunk], order: list[str]
+    lm: LoadedModel, work: Workload, results: dict[str, StrategyResult], chunks: list[Chunk], order: list[str],
+    anchors: str,
 ) -> dict:
     device = device_name(lm.device)
     gates = _gates(results, work.gate_points)
@@ -521,7 +528,7 @@ def _report(
         "chunks": len(chunks),
         "settings": {"chunk_tokens": work.chunk_tokens, "chunk_overlap": work.chunk_overlap,
                      "retrieval_chunks": work.retrieval_chunks, "retrieval_tokens": work.retrieval_tokens,
-                     "gate_points": work.gate_points, "attention": asdict(work.attention),
+                     "gate_points": work.gate_points, "attention": asdict(work.attention), "anchors": anchors,
                      "answer_tokens": ANSWER_TOKENS},
         "prices": asdict(work.prices),
         "strategies": strategies,

@@ -62,7 +62,8 @@ def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             if progress:
                 progress(len(order), planned, f"{arm.name}: {probe.question[:80]}")
-            work = Workload(documents, [probe], strategies=(STRATEGY,), diagnostics=False, attention=arm.config)
+            work = Workload(documents, [probe], strategies=(STRATEGY,), diagnostics=False, attention=arm.config,
+                            anchors="calibrated" if arm.calibrated else "uniform")
             asks[arm.name].append(compare(lm, work)["strategies"][STRATEGY])
             order.append(arm.name)
     refused = [a[0]["refused"] for a in asks.values() if a[0].get("refused")]
@@ -88,7 +89,7 @@ def _arms(lm: LoadedModel, attention: AttentionConfig, sizes: list[int], calibra
     """The uniform arm of every size, each followed by its calibrated arm where calibration moves an anchor
     (it cannot at a group size of 1, or where the sparse layers make one group); and what calibration did."""
     arms, moved, failed = [], [], None
-    ids = calibration.sample_text_ids(lm) if calibrate else []
+    ids = calibration.text_ids(lm) if calibrate else []
     for size in sizes:
         uniform = attention.replace(group_size=size, mode="index_share", anchor_layers=None)  # checks each size
         anchors = _indexer_layers(lm, uniform)
@@ -97,7 +98,7 @@ def _arms(lm: LoadedModel, attention: AttentionConfig, sizes: list[int], calibra
             continue
         try:
             tuned = calibration.calibrated(lm, uniform, ids)
-        except EngineError as exc:  # too few sparse layers, or the sample text too short for a wide window
+        except EngineError as exc:  # too few sparse layers, or the calibration text too short for a wide window
             failed = str(exc)
             continue
         if tuned.anchor_layers != anchors:

@@ -250,15 +250,14 @@ def _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, st
 
 
 def _anchors(lm, settings: Sequence[Setting]) -> dict[str, tuple[int, ...]]:
-    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the sample workload's
-    files, which the grid's haystack only reaches after both licences (beyond 8K tokens), so the grid is not
-    scored on the text it was calibrated on."""
+    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the calibration text,
+    which the grid's haystack never holds."""
     wanted = [s for s in settings if s.calibrated]
     if not wanted:
         return {}
     from engine import calibration
 
-    ids = calibration.sample_text_ids(lm)
+    ids = calibration.text_ids(lm)
     return {s.name: calibration.calibrated(lm, s.config(len(ids)), ids).anchor_layers for s in wanted}
 
 

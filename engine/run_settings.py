@@ -16,7 +16,10 @@ window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse 
 indexer ranks blocks by the attention mass each head would put on them (engine/attention/indexers.py) at 1/64 of
 the exact indexer's cost, and it keeps the needle grid's facts where the raw-maximum indexers lose them (docs/
 engine.md, the needle grid); `exact` (DeepSeek's lightning-indexer regime, as costly as attention's own scores)
-and `pooled` stay to compare with. Groups of 4 layers are the article's. Chunks of 512
+and `pooled` stay to compare with. Groups of 4 layers are the article's; where each group starts is calibrated
+per model (engine/calibration.py, on held-out text): on the sample's 43 probes at this budget, the default model
+answered 22 with uniform groups and 28 to 31 with anchors calibrated on any of four texts, against dense's 30
+(benchmarks/README.md, the sample's quality gate). Chunks of 512
 tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
 Retrieval gives a question as many of its best chunks as fit 1,536 tokens (three default chunks): the call stays
 under a fifth of the default model's 8,192 positions, and a second and third chunk are there when the best-scored
@@ -61,12 +64,15 @@ ANSWER_TOKENS = 24
 
 # A run's settings and their defaults: the attention's four that a user tunes, then the comparison's own.
 DEFAULTS = {
-    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "pooled_mass",
+    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "pooled_mass", "anchors": "calibrated",
     "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0,
     # Chunks a retrieval question gets: retrieval_chunks when above 0, else as many as fit retrieval_tokens.
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
 INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
+# Where Index Share's groups start: at the model's calibrated anchor layers (engine.calibration), or every
+# group_size-th sparse layer.
+ANCHORS = ("calibrated", "uniform")
 # The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
 # article's.
 GROUP_SIZES = (1, 2, 4, 8)
@@ -91,6 +97,11 @@ def full_mode(strategy: str) -> str | None:
     return FULL_MODES.get(strategy) or CACHED_MODES.get(strategy)
 
 
+def uses_index_share(strategy: str) -> bool:
+    """Whether the strategy attends with Index Share: its whole-documents forms, and routed's escalations."""
+    return full_mode(strategy) == "index_share" or strategy == "routed"
+
+
 def check_strategies(names) -> list[str]:
     """The strategies, each once, in order; an empty or unknown one is refused."""
     unknown = [n for n in names if n not in STRATEGIES]
@@ -112,6 +123,8 @@ def check_values(values: dict) -> dict:
             raise EngineError(f"{key.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
     if settled["indexer"] not in INDEXERS:
         raise EngineError(f"indexer must be one of {', '.join(INDEXERS)}; got {settled['indexer']!r}")
+    if settled["anchors"] not in ANCHORS:
+        raise EngineError(f"anchors must be one of {', '.join(ANCHORS)}; got {settled['anchors']!r}")
     if settled["chunk_overlap"] >= settled["chunk_tokens"]:
         raise EngineError(f"chunk overlap ({settled['chunk_overlap']} tokens) must be smaller than the chunk size "
                           f"({settled['chunk_tokens']} tokens)")

@@ -166,6 +166,10 @@ class RunForm(forms.Form):
     topk = _number("topk", help_text="top-k budget, tokens")
     global_blocks = _number("global_blocks", help_text="strided global blocks")
     indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
+    anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS], initial=run_settings.DEFAULTS["anchors"],
+                                required=False, label="Index Share's groups",
+                                help_text="calibrated: each group starts at the layer calibrated for the model; "
+                                          "uniform: every group-size-th layer")
     chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
     # Optional, unlike the settings before them: left out (by a page or script from before they existed), a run
@@ -179,6 +183,9 @@ class RunForm(forms.Form):
     # Hidden until a start is refused because every full-context strategy chosen would refuse (ask_to_confirm).
     confirm_refusals = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
                                           label="Start anyway, knowing the full-context strategies will refuse")
+
+    def clean_anchors(self) -> str:
+        return self.cleaned_data["anchors"] or run_settings.DEFAULTS["anchors"]  # left out: the default, as below
 
     def clean(self):
         data = super().clean()

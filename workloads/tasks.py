@@ -186,7 +186,7 @@ def _compare(run: ComparisonRun) -> dict:
         probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
         retrieval_chunks=run.retrieval_chunks, retrieval_tokens=run.retrieval_tokens,
-        attention=run.attention_config(),
+        attention=run.attention_config(), anchors=run.anchors,
         prices=Prices(float(gpu.per_hour), *api_rates),
         gate_points=run.gate_points,
     )

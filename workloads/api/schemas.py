@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, StringConstraints, WithJsonSchema, field_validator
 
-from engine.run_settings import DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
+from engine.run_settings import ANCHORS, DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
 from workloads import rules
 from workloads.comparisons import target_models
 from workloads.models import Alert, Probe, Workload
@@ -223,6 +223,9 @@ class RunIn(Input):
     global_blocks: int | None = _limit("global_blocks", int, "strided global blocks every query attends")
     indexer: Literal[INDEXERS] | None = Field(  # type: ignore[valid-type]
         None, description=f"how the indexer scores blocks; default {DEFAULTS['indexer']}")
+    anchors: Literal[ANCHORS] | None = Field(  # type: ignore[valid-type]
+        None, description="where Index Share's groups start: at the model's calibrated anchor layers, or every "
+                          f"group_size-th sparse layer; default {DEFAULTS['anchors']}")
     chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
     chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
     retrieval_chunks: int | None = _limit("retrieval_chunks", int,
@@ -241,6 +244,7 @@ class RunSettingsOut(Schema):
     topk: int = Field(description="top-k budget, tokens")
     global_blocks: int
     indexer: str
+    anchors: str = Field(description="where Index Share's groups started: calibrated or uniform")
     chunk_tokens: int
     chunk_overlap: int
     retrieval_chunks: int

@@ -18,15 +18,15 @@ def test_it_queues_a_run_with_the_strategies_and_settings(as_alice, alice, ready
     with django_capture_on_commit_callbacks() as callbacks:
         response = as_alice.post(f"/workloads/{ready.pk}/runs", {
             "strategies": ["chunked", "full_index_share", "chunked"], "group_size": 2, "window": 128,
-            "indexer": "pooled", "chunk_tokens": 256, "chunk_overlap": 32, "gate_points": 2.5})
+            "indexer": "pooled", "anchors": "uniform", "chunk_tokens": 256, "chunk_overlap": 32, "gate_points": 2.5})
 
     assert response.status_code == 202
     body = response.json()
     run = ComparisonRun.objects.get(pk=body["id"])
     assert (run.status, run.strategies, run.model, run.created_by) == (
         "queued", ["chunked", "full_index_share"], MODEL, alice)
-    settings = ("group_size", "window", "topk", "indexer", "chunk_tokens", "chunk_overlap", "gate_points")
-    assert tuple(getattr(run, k) for k in settings) == (2, 128, 256, "pooled", 256, 32, 2.5)
+    settings = ("group_size", "window", "topk", "indexer", "anchors", "chunk_tokens", "chunk_overlap", "gate_points")
+    assert tuple(getattr(run, k) for k in settings) == (2, 128, 256, "pooled", "uniform", 256, 32, 2.5)
     assert body["status"] == "queued" and body["strategies"] == ["chunked", "full_index_share"]
     assert body["settings"]["window"] == 128 and body["results"] == [] and body["units_of_work"] == 1
     assert (body["trigger"], body["period"]) == ("manual", run.period)
@@ -68,6 +68,7 @@ BAD = [
     ({"topk": "many"}, "topk: Input should be a valid integer, unable to parse string as an integer"),
     ({"window": True}, None),
     ({"indexer": "learned"}, "indexer: Input should be 'pooled_mass', 'mass', 'exact' or 'pooled'"),
+    ({"anchors": "random"}, "anchors: Input should be 'calibrated' or 'uniform'"),
     ({"gate_points": 101}, "gate_points: Input should be less than or equal to 100"),
     ({"chunk_tokens": 128, "chunk_overlap": 128}, "chunk overlap (128 tokens) must be smaller than the chunk size "
                                                    "(128 tokens)"),

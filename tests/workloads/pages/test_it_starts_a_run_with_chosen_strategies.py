@@ -8,7 +8,7 @@ from workloads.comparisons.starting import DEFAULT_STRATEGIES
 from workloads.models import ComparisonRun
 from workloads.models.comparison_runs import STRATEGIES
 
-SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled",
+SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled", "anchors": "uniform",
             "chunk_tokens": "1024", "chunk_overlap": "128", "gate_points": "2.5"}
 
 
@@ -38,6 +38,7 @@ def test_it_starts_a_run_with_chosen_strategies(alice_client, alice, workload, d
     assert run.strategies == ["chunked", "full_index_share"]
     assert (run.status, run.created_by, run.model, run.units_of_work) == ("queued", alice, MODEL, 1)
     assert (run.group_size, run.window, run.topk, run.global_blocks, run.indexer) == (4, 128, 512, 2, "pooled")
+    assert run.anchors == "uniform"
     assert (run.chunk_tokens, run.chunk_overlap, run.gate_points) == (1024, 128, 2.5)
     assert [c.args for c in callbacks] == [("workloads.run_comparison", (run.pk,))]  # task name, arguments
 

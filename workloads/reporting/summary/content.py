@@ -178,9 +178,20 @@ def _settings(run: ComparisonRun) -> list[tuple[str, object]]:
         ("Top-k budget", f"{a['topk']} tokens"), ("Global blocks", a["global_blocks"]),
         ("Block size", f"{a['block_size']} tokens"), ("Sink blocks", a["sink_blocks"]),
         ("Index Share group size", f"{a['group_size']} layers"), ("Dense first layers", a["dense_layers"]),
-        ("Indexer", a["indexer"]), ("Quality gate", f"{run.gate_points:g} points"),
+        ("Indexer", a["indexer"]), ("Index Share's groups", _groups(run)), ("Quality gate", f"{run.gate_points:g} points"),
         ("Units of work", f"{run.units_of_work:g} × {run.workload.unit}"),
     ]
+
+
+def _groups(run: ComparisonRun) -> str:
+    """Where the run's Index Share groups started: as asked, and, from its report, the layers calibration chose
+    (or why it could not run)."""
+    settings = (run.report or {}).get("settings") or {}
+    layers = (settings.get("attention") or {}).get("anchor_layers")
+    used = settings.get("anchors", run.anchors)
+    if layers:
+        return f"calibrated for the model: the indexer runs in layers {', '.join(map(str, layers))}"
+    return used if used != "calibrated" else "calibrated for the model"
 
 
 def _methods(run: ComparisonRun) -> list[Method]:
@@ -217,9 +228,12 @@ def _methods(run: ComparisonRun) -> list[Method]:
                f"One call per question over all documents; after the first {a['dense_layers']} dense layers, each "
                f"query block sees only the sink block(s) and the last {a['window']} tokens."),
         Method("Full context with Index Share",
-               f"As naive sparse, but the indexer runs once per group of {a['group_size']} layers, in the group's "
-               f"first layer, and the other layers reuse its selection; each layer still computes its own "
-               f"attention. Here {indexers.get(a['indexer'], 'the ' + str(a['indexer']) + ' indexer')}."),
+               f"As naive sparse, but the indexer runs once per group of layers, in the group's first layer, and "
+               f"the other layers reuse its selection; each layer still computes its own attention. There are as "
+               f"many groups as groups of {a['group_size']} layers make; where each starts: {_groups(run)} "
+               "(calibrated: the layer whose selection best covers what the layers after it attend to, in one "
+               "dense reading of a held-out text; uniform: every group's first layer). "
+               f"Here {indexers.get(a['indexer'], 'the ' + str(a['indexer']) + ' indexer')}."),
         Method("Cost",
                f"Every strategy answers every question with the same model, {run.model}, one call at a time, the "
                f"strategies taking turns question by question so that the machine's load falls on all alike, with "

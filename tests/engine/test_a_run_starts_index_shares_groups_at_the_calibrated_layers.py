@@ -1,0 +1,47 @@
+"""A comparison's Index Share starts its groups where the model's calibration put them (the runs' default), or every
+group_size-th sparse layer when asked for uniform groups; where calibration cannot run, the run goes on with uniform
+groups and its report says why. Strategies without Index Share calibrate nothing."""
+
+import pytest
+
+from engine import calibration
+from engine.compare import Workload, compare
+from engine.run_settings import DEFAULTS, attention
+
+from .conftest import MEMO_DOCS, MEMO_PROBES
+
+pytestmark = pytest.mark.model
+
+
+def _run(smollm2, strategies=("full_index_share",), **changes) -> dict:
+    return compare(smollm2, Workload(MEMO_DOCS, MEMO_PROBES[:1], strategies=strategies, diagnostics=False,
+                                     **changes))
+
+
+def test_by_default_index_share_runs_at_the_calibrated_layers(smollm2):
+    assert DEFAULTS["anchors"] == "calibrated"
+    report = _run(smollm2)
+
+    stored = calibration.stored(smollm2.name, attention({}))
+    assert stored is not None and stored.tokens == len(calibration.text_ids(smollm2))  # on the calibration text
+    assert report["settings"]["anchors"] == "calibrated"
+    assert tuple(report["settings"]["attention"]["anchor_layers"]) == stored.anchors
+    # Calibrated on SmolLM2, the groups do not start every 4th layer (measured; the calibration is deterministic).
+    assert stored.anchors != tuple(range(2, smollm2.n_layers, 4))
+
+
+def test_uniform_groups_when_asked(smollm2):
+    report = _run(smollm2, anchors="uniform")
+    assert report["settings"]["anchors"] == "uniform" and report["settings"]["attention"]["anchor_layers"] is None
+
+
+def test_a_window_too_wide_for_the_calibration_text_runs_uniform_groups_and_says_why(smollm2):
+    wide = attention({"window": 8192, "topk": 64})  # the calibration text has about 3,700 of SmolLM2's tokens
+    report = _run(smollm2, attention=wide)
+    assert report["settings"]["anchors"].startswith("uniform: calibration could not run (calibration text of ")
+    assert report["settings"]["attention"]["anchor_layers"] is None
+
+
+def test_strategies_without_index_share_calibrate_nothing(smollm2):
+    report = _run(smollm2, strategies=("full_dense",), attention=attention({"window": 8192}))
+    assert report["settings"]["anchors"] == "not needed: no strategy uses Index Share"
