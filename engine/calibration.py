@@ -1,10 +1,11 @@
 """Calibrated anchor layers: which layers make the selection their Index Share group reuses, chosen once per model.
 
-One dense forward over calibration text (samples/calibration: text_ids) records, in every sparse layer, the attention mass that each
-of the text's last query blocks puts on each key block (engine.attention.indexers.mass_scores, dense
-attention's own block mass). Layer a's selection is its top-k blocks among those the indexer may pick
-(not sink, window or global blocks). For a later layer l, coverage[a][l] is the share of l's mass on
-those pickable blocks that falls on a's picks: how well a's selection serves l if l reuses it.
+One dense forward over calibration text (samples/calibration, text_ids) records, in every sparse
+layer, the attention mass that each of the text's last query blocks puts on each key block
+(engine.attention.indexers.mass_scores, dense attention's own block mass). Layer a's selection is
+its top-k blocks among those the indexer may pick (not sink, window or global blocks). For a later
+layer l, coverage[a][l] is the share of l's mass on those pickable blocks that falls on a's picks:
+how well a's selection serves l if l reuses it.
 
 A small dynamic programme (as Kascade's) then splits the sparse layers into as many contiguous groups
 as uniform groups of `group_size` make, each led by its first layer, maximising the summed coverage of

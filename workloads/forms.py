@@ -166,8 +166,8 @@ class RunForm(forms.Form):
     topk = _number("topk", help_text="top-k budget, tokens")
     global_blocks = _number("global_blocks", help_text="strided global blocks")
     indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
-    anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS], initial=run_settings.DEFAULTS["anchors"],
-                                required=False, label="Index Share's groups",
+    anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS],
+                                initial=run_settings.DEFAULTS["anchors"], required=False, label="Index Share's groups",
                                 help_text="calibrated: each group starts at the layer calibrated for the model; "
                                           "uniform: every group-size-th layer")
     chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")

@@ -1,6 +1,6 @@
 """Runs, uploads, summaries and summary e-mails share one lifecycle (workloads.models.jobs.Job): a worker claims a
-queued job once, with a lease (every job holds one, so that a job whose worker died is taken over), and only a job still running takes an outcome, so a cancel or the sweep of lost jobs that came
-first keeps what it recorded."""
+queued job once, with a lease (every job holds one, so that one whose worker died is taken over), and only a job
+still running takes an outcome, so a cancel or the sweep of lost jobs that came first keeps what it recorded."""
 
 import datetime as dt
 

@@ -41,7 +41,7 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The lease every job's worker holds while at work on it (workloads.leases): which worker process holds it, "host:pid",
+    # The lease a job's worker holds while at work on it (workloads.leases): which worker process holds it, "host:pid",
     # and when it last said it was alive. A running job whose beat went stale lost its worker and may be taken over.
     claimed_by = models.CharField(max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)

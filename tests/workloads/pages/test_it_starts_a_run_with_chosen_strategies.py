@@ -8,7 +8,8 @@ from workloads.comparisons.starting import DEFAULT_STRATEGIES
 from workloads.models import ComparisonRun
 from workloads.models.comparison_runs import STRATEGIES
 
-SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled", "anchors": "uniform",
+SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled",
+            "anchors": "uniform",
             "chunk_tokens": "1024", "chunk_overlap": "128", "gate_points": "2.5"}
 
 

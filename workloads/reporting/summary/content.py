@@ -178,7 +178,8 @@ def _settings(run: ComparisonRun) -> list[tuple[str, object]]:
         ("Top-k budget", f"{a['topk']} tokens"), ("Global blocks", a["global_blocks"]),
         ("Block size", f"{a['block_size']} tokens"), ("Sink blocks", a["sink_blocks"]),
         ("Index Share group size", f"{a['group_size']} layers"), ("Dense first layers", a["dense_layers"]),
-        ("Indexer", a["indexer"]), ("Index Share's groups", _groups(run)), ("Quality gate", f"{run.gate_points:g} points"),
+        ("Indexer", a["indexer"]), ("Index Share's groups", _groups(run)),
+        ("Quality gate", f"{run.gate_points:g} points"),
         ("Units of work", f"{run.units_of_work:g} × {run.workload.unit}"),
     ]
 
