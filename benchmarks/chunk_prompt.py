@@ -1,6 +1,7 @@
 """Does a chunk without the answer say NONE? The chunked strategy's map prompt, in a few wordings, on the sample.
 
-Usage: .venv/bin/python benchmarks/chunk_prompt.py [--chunk-tokens 256] [--chunk-overlap 32]
+Usage: .venv/bin/python benchmarks/chunk_prompt.py [--chunk-tokens 256] [--chunk-overlap 32] [--model NAME]
+       [--wordings say,guard,...] [--distractors]
 
 Loads the default model and splits the sample workload (samples/workload) into chunks. Every retrieval probe (a
 single fact; cross-reference and multi-hop answers cannot stand in one chunk) asks every chunk, in each wording
@@ -17,7 +18,12 @@ chunk answers that are not NONE and gives the final answer; reported as right an
 Chunks of 256 tokens by default, not the comparison's 512: the sample's four documents are about 500 tokens each,
 so 512-token chunks are the documents whole and give 15 chunk-probe pairs without the answer, 256 give 55.
 
-Writes benchmarks/chunk_prompt.json and prints Markdown tables.
+--distractors adds another customer's agreement (benchmarks/chunk_prompt_distractor/: the same kinds of facts,
+other values) to the chunks, and its probes, which name Harbor Lane Bakery: a chunk of the other agreement
+should answer NONE, and `distractor` counts the answers that took its value instead.
+
+Writes benchmarks/chunk_prompt[-<model>][-distractors].json (chunk_prompt.json for the default run) and prints
+Markdown tables.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from engine.chunking import split_documents  # noqa: E402
 from engine.documents import read_documents  # noqa: E402
 from engine.generate import encode_prompt, generate  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import is_correct, load_probes  # noqa: E402
+from engine.probes import Probe, is_correct, load_probes  # noqa: E402
 from engine.run_settings import ANSWER_TOKENS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -56,6 +62,10 @@ DENSE = AttentionConfig(mode="dense")
 PART_SYSTEM = ("You answer a question from one part of the user's documents, in a few words, quoting it exactly. "
                "When that part does not give the answer, you answer NONE.")
 SAY = "Question: {question}\nIf the text does not say, answer NONE."
+# The issue's wording for numeric questions, and one for every kind of answer (a number, a name, a date, a file).
+NUMBER = "Question: {question}\nAnswer with the number only. If the text does not say, answer NONE."
+SHORT = ("Question: {question}\nAnswer with the words of the text that answer it, and nothing else. If the text "
+         "does not say, or says it only of someone or something else, answer NONE.")
 GUARD = ("Question: {question}\nAnswer only about what the question asks: a figure the text gives for anything "
          "else is not the answer. If the text does not say, answer NONE.")
 # (system message, what follows the chunk): {question} is the probe's question. "before" was the engine's until
@@ -66,7 +76,10 @@ WORDINGS = {
     "guard": (cmp.SYSTEM, GUARD),
     "system": (PART_SYSTEM, SAY),
     "system+guard": (PART_SYSTEM, GUARD),
+    "number": (cmp.SYSTEM, NUMBER),
+    "short": (cmp.SYSTEM, SHORT),
 }
+DISTRACTOR = HERE / "chunk_prompt_distractor"
 REDUCES = {
     "before": "Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
               "Reply with the single best answer, in the exact words given.",
@@ -84,7 +97,7 @@ def header(chunk) -> str:
     return f"=== {chunk.document} (part {chunk.index + 1}) ==="
 
 
-def map_answers(lm, chunks, probes, system: str, instruction: str) -> list[dict]:
+def map_answers(lm, chunks, probes, system: str, instruction: str, distractors: dict) -> list[dict]:
     rows = []
     for probe in probes:
         for chunk in chunks:
@@ -93,7 +106,9 @@ def map_answers(lm, chunks, probes, system: str, instruction: str) -> list[dict]
             rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk),
                          "has_answer": is_correct(chunk.text, probe.answer), "answer": answer,
                          "none": says_none(answer),
-                         "right": is_correct(answer, probe.answer) and not says_none(answer)})
+                         "right": is_correct(answer, probe.answer) and not says_none(answer),
+                         "distractor": probe.question in distractors
+                         and is_correct(answer, distractors[probe.question])})
     return rows
 
 
@@ -101,7 +116,8 @@ def shares(rows: list[dict]) -> dict:
     without = [r for r in rows if not r["has_answer"]]
     with_ = [r for r in rows if r["has_answer"]]
     return {"none_right": sum(r["none"] for r in without), "without": len(without),
-            "answer_right": sum(r["right"] for r in with_), "with": len(with_)}
+            "answer_right": sum(r["right"] for r in with_), "with": len(with_),
+            "distractor": sum(r["distractor"] for r in without)}
 
 
 def score(s: dict) -> float:
@@ -123,17 +139,27 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chunk-tokens", type=int, default=256)
     parser.add_argument("--chunk-overlap", type=int, default=32)
+    parser.add_argument("--model", help="a catalogue model (default: the default model)")
+    parser.add_argument("--wordings", default=",".join(WORDINGS), help=f"some of {', '.join(WORDINGS)}")
+    parser.add_argument("--distractors", action="store_true",
+                        help="add another customer's agreement and probes that name the bakery")
     args = parser.parse_args()
-    lm = load_model()
-    chunks = split_documents(read_documents(sorted(SAMPLE.glob("*.txt"))), lm.tokenizer, args.chunk_tokens,
-                             args.chunk_overlap)
+    wordings = {name: WORDINGS[name] for name in args.wordings.split(",")}
+    lm = load_model(args.model)
+    paths = sorted(SAMPLE.glob("*.txt")) + (sorted(DISTRACTOR.glob("*.txt")) if args.distractors else [])
+    chunks = split_documents(read_documents(paths), lm.tokenizer, args.chunk_tokens, args.chunk_overlap)
     probes = [p for p in load_probes(SAMPLE / "probes.jsonl") if p.kind == "retrieval"]
+    distractors = {}
+    if args.distractors:  # each with the other agreement's value for what it asks
+        rows = [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines()]
+        probes = [Probe(row["question"], row["answer"], row["kind"]) for row in rows]
+        distractors = {row["question"]: row["distractor"] for row in rows}
     start = time.perf_counter()
     maps = {}
-    for name, (system, instruction) in WORDINGS.items():
-        maps[name] = map_answers(lm, chunks, probes, system, instruction)
+    for name, (system, instruction) in wordings.items():
+        maps[name] = map_answers(lm, chunks, probes, system, instruction, distractors)
         print(f"{name}: {shares(maps[name])} ({time.perf_counter() - start:.0f} s)", flush=True)
-    best = max(WORDINGS, key=lambda name: score(shares(maps[name])))
+    best = max(wordings, key=lambda name: score(shares(maps[name])))
     reduces = {name: reduce_answers(lm, probes, maps[best], template, with_headers=name == "headers")
                for name, template in REDUCES.items()}
     out = {
@@ -142,18 +168,20 @@ def main() -> None:
         "chunk_tokens": args.chunk_tokens, "chunk_overlap": args.chunk_overlap, "chunks": len(chunks),
         "probes": len(probes), "best": best, "seconds": time.perf_counter() - start,
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
-                     for name, (s, i) in WORDINGS.items()},
+                     for name, (s, i) in wordings.items()},
+        "distractors": args.distractors,
         "reduces": {name: {"template": REDUCES[name], "right": sum(r["right"] for r in rows), "probes": len(rows),
                            "rows": rows} for name, rows in reduces.items()},
     }
-    (HERE / "chunk_prompt.json").write_text(json.dumps(out, indent=2) + "\n")
+    suffix = (f"-{args.model}" if args.model else "") + ("-distractors" if args.distractors else "")
+    (HERE / f"chunk_prompt{suffix}.json").write_text(json.dumps(out, indent=2) + "\n")
     print(f"\n{lm.name}, {len(probes)} retrieval probes x {len(chunks)} chunks of {args.chunk_tokens} tokens, "
           f"{out['device']}, {out['date']}; best '{best}'\n")
-    print("| wording | NONE on chunks without the answer | right on chunks with it |")
-    print("|---|---:|---:|")
-    for name in WORDINGS:
+    print("| wording | NONE on chunks without the answer | right on chunks with it | took another's value |")
+    print("|---|---:|---:|---:|")
+    for name in wordings:
         s = shares(maps[name])
-        print(f"| {name} | {s['none_right']}/{s['without']} | {s['answer_right']}/{s['with']} |")
+        print(f"| {name} | {s['none_right']}/{s['without']} | {s['answer_right']}/{s['with']} | {s['distractor']} |")
     print("\n| reduce | right answers |")
     print("|---|---:|")
     for name, r in out["reduces"].items():
