@@ -93,23 +93,32 @@ def ask(lm, system: str, text: str) -> str:
     return generate(lm, encode_prompt(lm, text, system=system), DENSE, ANSWER_TOKENS).text.strip()
 
 
-def header(chunk) -> str:
-    return f"=== {chunk.document} (part {chunk.index + 1}) ==="
+def header(chunk, openings: dict[str, str]) -> str:
+    """The engine's chunk header; with --context-chars, a later part also carries its document's opening."""
+    title = f"=== {chunk.document} (part {chunk.index + 1}) ==="
+    opening = openings.get(chunk.document) if chunk.index else None
+    return f"{title}\n[The document opens: {opening}]" if opening else title
 
 
-def map_answers(lm, chunks, probes, system: str, instruction: str, distractors: dict) -> list[dict]:
+def map_answers(lm, chunks, probes, system: str, instruction: str, distractors: dict, openings: dict) -> list[dict]:
     rows = []
     for probe in probes:
         for chunk in chunks:
-            answer = ask(lm, system, f"{header(chunk)}\n{chunk.text.strip()}\n\n"
+            answer = ask(lm, system, f"{header(chunk, openings)}\n{chunk.text.strip()}\n\n"
                                      + instruction.format(question=probe.question))
-            rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk),
+            rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk, {}),
                          "has_answer": is_correct(chunk.text, probe.answer), "answer": answer,
                          "none": says_none(answer),
                          "right": is_correct(answer, probe.answer) and not says_none(answer),
                          "distractor": probe.question in distractors
                          and is_correct(answer, distractors[probe.question])})
     return rows
+
+
+def _opening(text: str, chars: int) -> str:
+    """The document's first `chars` characters, cut after a word, its lines joined."""
+    head = " ".join(text.strip()[:chars + 1].split())
+    return head if len(text.strip()) <= chars else head.rsplit(" ", 1)[0] + " ..."
 
 
 def shares(rows: list[dict]) -> dict:
@@ -141,13 +150,17 @@ def main() -> None:
     parser.add_argument("--chunk-overlap", type=int, default=32)
     parser.add_argument("--model", help="a catalogue model (default: the default model)")
     parser.add_argument("--wordings", default=",".join(WORDINGS), help=f"some of {', '.join(WORDINGS)}")
+    parser.add_argument("--context-chars", type=int, default=0,
+                        help="give every later part of a document its document's first this many characters")
     parser.add_argument("--distractors", action="store_true",
                         help="add another customer's agreement and probes that name the bakery")
     args = parser.parse_args()
     wordings = {name: WORDINGS[name] for name in args.wordings.split(",")}
     lm = load_model(args.model)
     paths = sorted(SAMPLE.glob("*.txt")) + (sorted(DISTRACTOR.glob("*.txt")) if args.distractors else [])
-    chunks = split_documents(read_documents(paths), lm.tokenizer, args.chunk_tokens, args.chunk_overlap)
+    documents = read_documents(paths)
+    chunks = split_documents(documents, lm.tokenizer, args.chunk_tokens, args.chunk_overlap)
+    openings = {d.name: _opening(d.text, args.context_chars) for d in documents} if args.context_chars else {}
     probes = [p for p in load_probes(SAMPLE / "probes.jsonl") if p.kind == "retrieval"]
     distractors = {}
     if args.distractors:  # each with the other agreement's value for what it asks
@@ -157,7 +170,7 @@ def main() -> None:
     start = time.perf_counter()
     maps = {}
     for name, (system, instruction) in wordings.items():
-        maps[name] = map_answers(lm, chunks, probes, system, instruction, distractors)
+        maps[name] = map_answers(lm, chunks, probes, system, instruction, distractors, openings)
         print(f"{name}: {shares(maps[name])} ({time.perf_counter() - start:.0f} s)", flush=True)
     best = max(wordings, key=lambda name: score(shares(maps[name])))
     reduces = {name: reduce_answers(lm, probes, maps[best], template, with_headers=name == "headers")
@@ -169,11 +182,12 @@ def main() -> None:
         "probes": len(probes), "best": best, "seconds": time.perf_counter() - start,
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
                      for name, (s, i) in wordings.items()},
-        "distractors": args.distractors,
+        "distractors": args.distractors, "context_chars": args.context_chars,
         "reduces": {name: {"template": REDUCES[name], "right": sum(r["right"] for r in rows), "probes": len(rows),
                            "rows": rows} for name, rows in reduces.items()},
     }
-    suffix = (f"-{args.model}" if args.model else "") + ("-distractors" if args.distractors else "")
+    suffix = ((f"-{args.model}" if args.model else "") + ("-distractors" if args.distractors else "")
+              + (f"-context{args.context_chars}" if args.context_chars else ""))
     (HERE / f"chunk_prompt{suffix}.json").write_text(json.dumps(out, indent=2) + "\n")
     print(f"\n{lm.name}, {len(probes)} retrieval probes x {len(chunks)} chunks of {args.chunk_tokens} tokens, "
           f"{out['device']}, {out['date']}; best '{best}'\n")
