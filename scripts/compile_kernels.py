@@ -38,7 +38,13 @@ from triton._C.libtriton import native_specialize_impl  # noqa: E402
 from triton.backends.compiler import BaseBackend, GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
 
-from engine.attention.kernels import exact_indexer, pooled_indexer, sparse_decode, sparse_prefill  # noqa: E402
+from engine.attention.kernels import (  # noqa: E402
+    exact_indexer,
+    pooled_indexer,
+    pooled_mass_indexer,
+    sparse_decode,
+    sparse_prefill,
+)
 from engine.attention.layout import QueryLayout  # noqa: E402
 
 HOPPER = GPUTarget("cuda", 90, 32)
@@ -47,7 +53,8 @@ CUOBJDUMP = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuob
 SHAPES = (("Llama 3 8B", 32, 8, 128), ("Qwen2.5-7B", 28, 4, 128), ("Llama 3.2 1B", 32, 8, 64))
 BLOCK, SLOTS, PREFILL_TOKENS, DECODE_KEYS = 64, 53, 16384, 131072
 # Kernels whose main loop streams tiles into dot products: prefetched, on the tensor cores.
-STREAMING = {"_sparse_prefill_kernel", "_decode_split_kernel", "_pooled_scores_kernel", "_exact_scores_kernel"}
+STREAMING = {"_sparse_prefill_kernel", "_decode_split_kernel", "_pooled_scores_kernel", "_exact_scores_kernel",
+             "_pooled_mass_kernel"}
 
 
 class _Recorder:
@@ -76,7 +83,7 @@ def recorded_launches(module):
 
 
 def launches(hq: int, hkv: int, d: int):
-    """Every kernel call the four launchers make for one head layout."""
+    """Every kernel call the five launchers make for one head layout."""
     meta = dict(device="meta", dtype=torch.bfloat16)
     t = PREFILL_TOKENS
     q, k = torch.empty(1, hq, t, d, **meta), torch.empty(1, hkv, t, d, **meta)
@@ -87,7 +94,7 @@ def launches(hq: int, hkv: int, d: int):
         sparse_prefill._launch(q, k, k, index, out, d**-0.5, layout)
     yield from calls
     scores = torch.empty(1, hkv, layout.n_q_blocks, layout.n_k_blocks, device="meta")
-    for indexer in (pooled_indexer, exact_indexer):
+    for indexer in (pooled_indexer, exact_indexer, pooled_mass_indexer):
         with recorded_launches(indexer) as calls:
             indexer._launch(q, k, layout, scores)
         yield from calls

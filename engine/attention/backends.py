@@ -1,11 +1,12 @@
 """Attention backends: the torch reference runs everywhere, Triton kernels run on CUDA.
 
-A backend is the four hot functions of sparse attention, each with the signature
+A backend is the five hot functions of sparse attention, each with the signature
 and shape docstring of its torch reference:
-  sparse_attention  block-sparse attention over a block index (prefill, chunked prefill)
-  sparse_decode     one query token per sequence against its selected blocks
-  pooled_scores     the pooled indexer's block scores
-  exact_scores      the exact indexer's block scores
+  sparse_attention    block-sparse attention over a block index (prefill, chunked prefill)
+  sparse_decode       one query token per sequence against its selected blocks
+  pooled_scores       the pooled indexer's block scores
+  exact_scores        the exact indexer's block scores
+  pooled_mass_scores  the pooled_mass indexer's block scores (the default indexer)
 
 `resolve` picks one lazily: nothing here imports Triton or touches CUDA at import
 time, because a Celery worker forks after importing its tasks. `auto` means Triton
@@ -37,17 +38,20 @@ class AttentionBackend:
     sparse_decode: Callable[..., torch.Tensor]
     pooled_scores: Callable[..., torch.Tensor]
     exact_scores: Callable[..., torch.Tensor]
+    pooled_mass_scores: Callable[..., torch.Tensor]
     interpreted: bool = False  # Triton kernels run by the interpreter (CPU tensors)
 
     def scorer(self, indexer: str) -> Callable[..., torch.Tensor]:
         """The block scores of an indexer by its name (engine.attention.config.INDEXERS)."""
-        if indexer in ("mass", "pooled_mass"):
-            # No kernel yet: every backend scores attention mass with the torch reference
-            # (docs/engine.md says why).
-            from engine.attention.indexers import mass_scores, pooled_mass_scores
+        if indexer == "mass":
+            # No kernel: every backend scores exact mass with the torch reference. It is the oracle
+            # (calibration and the recall tally call it directly) and a comparison setting, never the
+            # default, and it scores every causal (query, key) pair as dense attention does (docs/engine.md).
+            from engine.attention.indexers import mass_scores
 
-            return {"mass": mass_scores, "pooled_mass": pooled_mass_scores}[indexer]
-        return {"pooled": self.pooled_scores, "exact": self.exact_scores}[indexer]
+            return mass_scores
+        return {"pooled": self.pooled_scores, "exact": self.exact_scores,
+                "pooled_mass": self.pooled_mass_scores}[indexer]
 
     @property
     def uses_gather_plan(self) -> bool:
@@ -76,10 +80,11 @@ def _kernel_fits(block_size: int | None) -> bool:
 
 
 def _torch_backend() -> AttentionBackend:
-    from engine.attention.indexers import exact_scores, pooled_scores
+    from engine.attention.indexers import exact_scores, pooled_mass_scores, pooled_scores
     from engine.attention.reference import block_sparse_attention, sparse_decode
 
-    return AttentionBackend("torch", block_sparse_attention, sparse_decode, pooled_scores, exact_scores)
+    return AttentionBackend("torch", block_sparse_attention, sparse_decode, pooled_scores, exact_scores,
+                            pooled_mass_scores)
 
 
 def interpret_triton_without_cuda() -> None:
@@ -107,8 +112,9 @@ def _triton_backend(device: torch.device) -> AttentionBackend:
         os.environ["TRITON_INTERPRET"] = "1"
     from engine.attention.kernels.exact_indexer import exact_scores
     from engine.attention.kernels.pooled_indexer import pooled_scores
+    from engine.attention.kernels.pooled_mass_indexer import pooled_mass_scores
     from engine.attention.kernels.sparse_decode import sparse_decode
     from engine.attention.kernels.sparse_prefill import block_sparse_attention
 
     return AttentionBackend("triton", block_sparse_attention, sparse_decode, pooled_scores, exact_scores,
-                            interpreted=interpreted)
+                            pooled_mass_scores, interpreted=interpreted)

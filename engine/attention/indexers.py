@@ -161,13 +161,16 @@ def pooled_mass_scores(
 ) -> torch.Tensor:
     """Pooled attention-mass block scores: q [B, HQ, Tq, D], k [B, HKV, Tk, D] -> [B, HKV, NQB, NKB] fp32.
 
-    Each query head's mean query over qb scores every key token (q_mean . k_j / sqrt(D)); a per-head
-    log-sum-exp over the causal keys normalises them, so each head spends a mass of 1, and a block's
-    score is the mass its keys get, summed over the heads sharing a KV head:
-        score(qb, kb) = sum_h sum_{j in kb} softmax_j(mean_{t in qb} q_t,h . k_j / sqrt(D))
-    One query row per block instead of B: 1/B of mass_scores' work, and a single key that stands
-    out (a planted fact) still wins its block, which mean-pooled keys would blur away.
-    The last query block's row is mass_scores' own (see the module docstring).
+    score(qb, kb) = sum_h sum_{j in kb} softmax_j(mean_{t in qb} q_t,h . k_j / sqrt(D)) over the query heads h
+    sharing a KV head and qb's real queries t, the softmax over the keys up to qb's last real query; except
+    the last query block, whose row is mass_scores' own (see the module docstring).
+    layout: the block grid of the Tq queries and Tk keys. out: a [B, HKV, NQB, NKB] fp32
+    buffer to write into, or None.
+
+    Each query head's mean query over qb scores every key token; a per-head log-sum-exp over the
+    causal keys normalises them, so each head spends a mass of 1, and a block's score is the mass
+    its keys get. One query row per block instead of B: 1/B of mass_scores' work, and a single key
+    that stands out (a planted fact) still wins its block, which mean-pooled keys would blur away.
     """
     b, hq, _, d = q.shape
     hkv = k.shape[1]

@@ -26,7 +26,7 @@ from engine.attention.layout import QueryLayout
 _MAX_TILE_VALUES = 64 * 256
 
 
-def _precision(dtype: torch.dtype) -> str:
+def means_precision(dtype: torch.dtype) -> str:
     """tl.dot's precision for the fp32 means of q and k in `dtype`, on the tensor cores.
 
     One TF32 product keeps 11 significant bits, as many as fp16 inputs carry and more
@@ -103,7 +103,7 @@ def _pooled_scores_kernel(
     )
 
 
-def _block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
+def block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
     """[B, H, T, D] -> [B, H, NB, D] fp32 means over the absolute block grid.
 
     x's first row sits at absolute position `first`; a partial block at either end
@@ -126,8 +126,8 @@ def _block_means(x: torch.Tensor, first: int, block_size: int) -> torch.Tensor:
 def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor) -> None:
     b, hq, _, d = q.shape
     hkv = k.shape[1]
-    q_mean = _block_means(q, layout.q_offset, layout.block_size)  # [B, HQ, NQB, D]
-    k_mean = _block_means(k, 0, layout.block_size)  # [B, HKV, NKB, D]
+    q_mean = block_means(q, layout.q_offset, layout.block_size)  # [B, HQ, NQB, D]
+    k_mean = block_means(k, 0, layout.block_size)  # [B, HKV, NKB, D]
 
     def grid(meta):
         return triton.cdiv(layout.n_k_blocks, meta["BK"]), triton.cdiv(layout.n_q_blocks, meta["BQ"]), b * hkv
@@ -136,7 +136,7 @@ def _launch(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Te
         q_mean, k_mean, out,
         *q_mean.stride(), *k_mean.stride(), *out.stride(),
         hkv, layout.n_q_blocks, layout.n_k_blocks, layout.first_block,
-        GROUP=hq // hkv, HEAD_DIM=d, D_PAD=max(16, triton.next_power_of_2(d)), PRECISION=_precision(q.dtype),
+        GROUP=hq // hkv, HEAD_DIM=d, D_PAD=max(16, triton.next_power_of_2(d)), PRECISION=means_precision(q.dtype),
     )  # fmt: skip
 
 

@@ -6,13 +6,14 @@ import inspect
 import pytest
 
 from engine.attention import indexers, reference
-from engine.attention.kernels import exact_indexer, pooled_indexer, sparse_decode, sparse_prefill
+from engine.attention.kernels import exact_indexer, pooled_indexer, pooled_mass_indexer, sparse_decode, sparse_prefill
 
 PAIRS = [
     (reference.block_sparse_attention, sparse_prefill.block_sparse_attention),
     (reference.sparse_decode, sparse_decode.sparse_decode),
     (indexers.pooled_scores, pooled_indexer.pooled_scores),
     (indexers.exact_scores, exact_indexer.exact_scores),
+    (indexers.pooled_mass_scores, pooled_mass_indexer.pooled_mass_scores),
 ]
 IDS = [ref.__name__ for ref, _ in PAIRS]
 

@@ -28,7 +28,7 @@ def test_every_kernel_compiles_for_hopper_without_spilling_prefetching_on_tensor
     report = run(ROOT / "scripts" / "compile_kernels.py")
     for kernel in (
         "sparse_prefill_kernel", "pooled_scores_kernel", "exact_scores_kernel", "decode_split_kernel",
-        "merge_splits_kernel"
+        "merge_splits_kernel", "pooled_mass_kernel"
     ):
         for shape in ("Llama 3 8B", "Qwen2.5-7B", "Llama 3.2 1B"):
             assert any(line.startswith(kernel) and shape in line for line in report.splitlines()), (kernel, shape)
