@@ -334,6 +334,11 @@ def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[f
     if cfg.indexer == "pooled_mass":
         # Mean queries (one add per element), then one pooled query per block against every causal key; the last
         # block's queries are then scored one by one, as mass does (its pooled row is computed and replaced).
+        # This counts the torch reference's work. The Triton kernel (kernels/pooled_mass_indexer.py) skips the
+        # last pooled row but takes every other row's q.k products and exps twice, once for the log-sum-exp and
+        # again for the masses: on a GPU the pooled rows cost about 4*H*D + 6*H per pair, not 2*H*D + 4*H, and
+        # each tile of 16 to 64 query blocks reads its causal keys twice. The ledger has no notion of backend,
+        # so its figures stay the algorithm's.
         last = n - (blocks - 1) * b
         pairs = _block_key_pairs(n, b) + last * (2 * n - last + 1) // 2
         return h * d * n + 2 * h * d * pairs + 4 * h * pairs, key_bytes
