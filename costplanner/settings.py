@@ -121,6 +121,11 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/costplanner")}
+# A process keeps its connection between requests (and tasks) for DB_CONN_MAX_AGE seconds, checked before reuse: a
+# connection per request started a PostgreSQL backend per request, with empty caches, which doubled PostgreSQL's CPU
+# for the pages (benchmarks/page_cpu.py). 0 connects per request again.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default: a transaction takes SQLite's write lock as it begins, so a concurrent
     # writer waits out the busy timeout; a deferred one that reads first fails at once ("database is locked").
