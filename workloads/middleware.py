@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from workloads.models import Membership
+
 API_PREFIX = "/api/"
 
 
@@ -28,11 +30,20 @@ class OrganisationTimeZone:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = request.user
-        membership = getattr(user, "membership", None) if user.is_authenticated else None
+        membership = _membership(user) if user.is_authenticated else None
         if membership is None:
             return self.get_response(request)
         with timezone.override(zoneinfo.ZoneInfo(membership.organisation.timezone)):
             return self.get_response(request)
+
+
+def _membership(user) -> Membership | None:
+    """The user's membership with its organisation, in one query, kept on the user (`user.membership`) for the
+    views, their role checks and the templates: one query a request fewer than reading the two in turn."""
+    membership = Membership.objects.select_related("organisation").filter(user=user).first()
+    if membership is not None:
+        user.membership = membership
+    return membership
 
 
 class ApiErrorsAsJson:
