@@ -9,7 +9,7 @@ from workloads import deletion
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
-from workloads.comparisons import pricing
+from workloads.comparisons import pricing, run_columns
 from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, retry_run, start_run
 from workloads.models import ComparisonRun, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
@@ -93,7 +93,7 @@ def start(request, workload_id: int, payload: RunIn | None = None):
 @router.get("/workloads/{workload_id}/runs", response={200: list[RunOut], **ERRORS},
             summary="The workload's runs, newest first")
 def list_runs(request, workload_id: int):
-    return [run_out(run) for run in workload_of(request, workload_id).runs.all()]
+    return [run_out(run) for run in workload_of(request, workload_id).runs.defer(*run_columns.JSON)]
 
 
 @router.get("/workloads/{workload_id}/runs.csv", response={200: None, **ERRORS},
