@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 from django.utils import timezone
+from django.utils.html import json_script
 
 from engine.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
@@ -36,7 +37,10 @@ COMPONENT_COLOURS = {"attention": "#1b6ca8", "indexer": "#c2410c", "linear": "#9
 class Chart:
     name: str
     title: str
-    figure: dict | None  # the plotly figure as JSON-ready data; None when there is nothing to plot
+    # The plotly figure as the page's <script type="application/json"> element (Django's json_script), written once
+    # when the chart is built: serialising and escaping four figures took 7% of the workload page's CPU, on every
+    # view of a chart read from the cache. "" when there is nothing to plot.
+    script: str
     empty: str = ""  # the sentence shown instead of a chart
     notes: tuple[str, ...] = ()  # what was left out, and why
 
@@ -48,10 +52,17 @@ class Chart:
     def data_id(self) -> str:
         return f"chart-{self.name}-data"
 
+    @property
+    def figure(self) -> dict | None:
+        """The figure as data, read back from its element (json_script's escapes are JSON's own)."""
+        if not self.script:
+            return None
+        return json.loads(self.script[self.script.index(">") + 1:-len("</script>")])
+
 
 def _chart(name: str, title: str, figure: go.Figure | None, empty: str = "", notes: Iterable[str] = ()) -> Chart:
-    data = json.loads(figure.to_json()) if figure is not None else None
-    return Chart(name, title, data, empty, tuple(dict.fromkeys(notes)))
+    script = json_script(json.loads(figure.to_json()), f"chart-{name}-data") if figure is not None else ""
+    return Chart(name, title, script, empty, tuple(dict.fromkeys(notes)))
 
 
 def _figure(xaxis: str, yaxis: str, **layout) -> go.Figure:
@@ -93,8 +104,8 @@ def _date_axis(fig: go.Figure, dates: list[dt.datetime]) -> None:
         fig.update_xaxes(range=[start.isoformat(), end.isoformat()], tick0=start.isoformat(), dtick=DAY_MS)
 
 
-def _run_label(run: ComparisonRun) -> str:
-    return f"run {run.pk} of {timezone.localtime(run.created_at):%-d %b %Y}"
+def _label(run: int, created_at: dt.datetime) -> str:
+    return f"run {run} of {timezone.localtime(created_at):%-d %b %Y}"
 
 
 @dataclass(frozen=True)
@@ -115,36 +126,39 @@ class Point:
     flops: tuple[float, float, float]  # attention, indexer, linear, as COMPONENT_COLOURS orders them
 
 
-def _points(results: Iterable[StrategyResult]) -> tuple[Point, ...]:
-    labels: dict[int, tuple[str, dt.datetime]] = {}  # per run, not per result: localtime is not free
-    points = []
-    for r in results:
-        if r.run_id not in labels:
-            labels[r.run_id] = (_run_label(r.run), timezone.localtime(r.run.created_at))
-        label, when = labels[r.run_id]
-        points.append(Point(
-            r.run_id, label, when, r.strategy, r.refused, r.run.pricing_error, r.device_dollars, r.unit_device_dollars,
-            None if r.accuracy is None else round(r.accuracy * 100, 2), r.gated,
-            (r.flops_attention, r.flops_indexer, r.flops_linear)))
-    return tuple(points)
-
-
-# What a Point reads of a result and its run (_points).
+# What a Point reads of a result and its run, in the order of a row of them (_row_points).
 POINT_FIELDS = ("run", "strategy", "refused", "device_dollars", "accuracy", "gated", "flops_attention",
                 "flops_indexer", "flops_linear", "run__created_at", "run__pricing_error", "run__units_of_work")
 
 
-def _history(workload: Workload) -> list[StrategyResult]:
-    """Every strategy result of the workload's succeeded runs, oldest run first, with only the columns a Point reads:
-    decoding each run's whole report once per result was most of the workload page's time, and loading every other
-    column (a run's five dates among them) still most of what remained."""
-    return list(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
-                .select_related("run").only(*POINT_FIELDS)
-                .order_by("run__created_at", "run__pk", "pk"))
+def _points(results: Iterable[StrategyResult]) -> tuple[Point, ...]:
+    return _row_points((r.run_id, r.strategy, r.refused, r.device_dollars, r.accuracy, r.gated, r.flops_attention,
+                        r.flops_indexer, r.flops_linear, r.run.created_at, r.run.pricing_error, r.run.units_of_work)
+                       for r in results)
 
 
-def history_points(workload: Workload) -> tuple[Point, ...]:
-    return _points(_history(workload))
+def _row_points(rows: Iterable[tuple]) -> tuple[Point, ...]:
+    """Points from rows of POINT_FIELDS."""
+    labels: dict[int, tuple[str, dt.datetime]] = {}  # per run, not per result: localtime is not free
+    points = []
+    for run, strategy, refused, dollars, accuracy, gated, attention, indexer, linear, created_at, error, units in rows:
+        if run not in labels:
+            labels[run] = (_label(run, created_at), timezone.localtime(created_at))
+        label, when = labels[run]
+        # StrategyResult.unit_device_dollars, from the row
+        unit_dollars = dollars / units if dollars is not None and units else None
+        percent = None if accuracy is None else round(accuracy * 100, 2)
+        points.append(Point(run, label, when, strategy, refused, error, dollars, unit_dollars, percent, gated,
+                            (attention, indexer, linear)))
+    return tuple(points)
+
+
+def _history(workload: Workload) -> tuple[tuple, ...]:
+    """Every strategy result of the workload's succeeded runs, oldest run first, as rows of the columns a Point reads:
+    decoding each run's whole report once per result was most of the workload page's time, and making a result and
+    a run object of each row most of what remained."""
+    return tuple(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
+                 .order_by("run__created_at", "run__pk", "pk").values_list(*POINT_FIELDS))
 
 
 def _refusals(points: Iterable[Point]) -> list[str]:
@@ -156,16 +170,33 @@ def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     return _refusals(_points(results))
 
 
-def workload_refusals(workload: Workload, points: tuple[Point, ...] | None = None) -> list[str]:
-    return _refusals(history_points(workload) if points is None else points)
-
-
 def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
-    """The workload page's charts and the refusals said under them, from one read of its history."""
-    points = history_points(workload)
-    charts = [cost_over_time(workload, points), accuracy_over_time(workload, points),
-              unit_cost_over_time(workload, points), cost_vs_quality(workload, points)]
-    return charts, workload_refusals(workload, points)
+    """The workload page's charts and the refusals said under them, from one read of its history: cached under the
+    history's rows themselves, so a view of an unchanged history makes no Point and draws nothing."""
+    latest = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).values_list("pk", "created_at").first()
+    return _workload_charts(workload.unit, timezone.get_current_timezone_name(), latest, _history(workload))
+
+
+@chart_cache.cached
+def _workload_charts(unit: str, zone: str, latest: tuple[int, dt.datetime] | None,
+                     history: tuple[tuple, ...]) -> tuple[list[Chart], list[str]]:
+    # `zone` is the clock the labels are on (the current time zone): in the cache key, not read here.
+    points = _row_points(history)
+    if latest is None:
+        quality = _cost_vs_quality(False, None, ())
+    else:  # the latest succeeded run's results are the history's last ones
+        quality = _cost_vs_quality(True, _label(*latest), tuple(p for p in points if p.run == latest[0]))
+    charts = [
+        # Device dollars per strategy for each succeeded run, at the prices in force on the run's date.
+        _over_time("cost-over-time", "Device cost per strategy", "device dollars per run", "device_dollars",
+                   "dollar figure", True, points),
+        _over_time("accuracy-over-time", "Accuracy per strategy", "probes answered correctly (%)", "accuracy_percent",
+                   "accuracy", False, points),
+        _over_time("unit-cost-over-time", f"Device cost per {unit}", f"device dollars per {unit}",
+                   "unit_device_dollars", f"dollar figure per {unit}", True, points),
+        quality,
+    ]
+    return charts, _refusals(points)
 
 
 def _unpriced_notes(points: Iterable[Point]) -> list[str]:
@@ -201,35 +232,12 @@ def _over_time(name: str, title: str, yaxis: str, field: str, missing: str, doll
     return _chart(name, title, fig, notes=notes)
 
 
-def cost_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
-    """Device dollars per strategy for each succeeded run, at the prices in force on the run's date."""
-    return _over_time("cost-over-time", "Device cost per strategy", "device dollars per run", "device_dollars",
-                      "dollar figure", True, history_points(workload) if points is None else points)
-
-
-def accuracy_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
-    return _over_time("accuracy-over-time", "Accuracy per strategy", "probes answered correctly (%)",
-                      "accuracy_percent", "accuracy", False, history_points(workload) if points is None else points)
-
-
-def unit_cost_over_time(workload: Workload, points: tuple[Point, ...] | None = None) -> Chart:
-    return _over_time("unit-cost-over-time", f"Device cost per {workload.unit}", f"device dollars per {workload.unit}",
-                      "unit_device_dollars", f"dollar figure per {workload.unit}", True,
-                      history_points(workload) if points is None else points)
-
-
-def cost_vs_quality(subject: ComparisonRun | Workload, history: tuple[Point, ...] | None = None) -> Chart:
-    """Device dollars against accuracy for one run (a workload's latest succeeded one), gated strategies marked.
-    `history`, for a workload, is its history_points when the caller has them already."""
-    run = subject if isinstance(subject, ComparisonRun) else (
-        subject.runs.filter(status=ComparisonRun.Status.SUCCEEDED).defer("report", "documents").first())
-    if run is None or run.status != ComparisonRun.Status.SUCCEEDED:
+def cost_vs_quality(run: ComparisonRun) -> Chart:
+    """Device dollars against accuracy for one run, gated strategies marked (a workload's latest succeeded run's is
+    among workload_charts)."""
+    if run.status != ComparisonRun.Status.SUCCEEDED:
         return _cost_vs_quality(False, None, ())
-    if isinstance(subject, ComparisonRun) or history is None:
-        points = _points(run.results.all())
-    else:  # the latest succeeded run's results are the history's last ones
-        points = tuple(p for p in history if p.run == run.pk)
-    return _cost_vs_quality(True, _run_label(run) if isinstance(subject, Workload) else None, points)
+    return _cost_vs_quality(True, None, _points(run.results.all()))
 
 
 @chart_cache.cached

@@ -8,10 +8,15 @@ from workloads.reporting import page_charts
 from workloads.reporting.page_charts import DAY_MS
 
 
+def _charts(workload) -> dict:
+    return {chart.name: chart for chart in page_charts.workload_charts(workload)[0]}
+
+
 def test_one_runs_date_axis_ticks_by_the_day(workload, probe, prices):
     make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, 14, 30, tzinfo=dt.UTC))
 
-    for chart in (page_charts.cost_over_time(workload), page_charts.accuracy_over_time(workload)):
+    charts = _charts(workload)
+    for chart in (charts["cost-over-time"], charts["accuracy-over-time"]):
         xaxis = chart.figure["layout"]["xaxis"]
         assert (xaxis["type"], xaxis["tickformat"], xaxis["dtick"]) == ("date", "%-d %b %Y", DAY_MS)
         assert xaxis["range"] == ["2026-02-28T00:00:00+00:00", "2026-03-03T00:00:00+00:00"]
@@ -21,15 +26,16 @@ def test_a_long_history_ticks_where_plotly_likes_but_by_the_date(workload, probe
     for month in (1, 4, 7):
         make_run(workload, standard_report(probe), created_at=dt.datetime(2026, month, 1, tzinfo=dt.UTC))
 
-    xaxis = page_charts.cost_over_time(workload).figure["layout"]["xaxis"]
+    xaxis = _charts(workload)["cost-over-time"].figure["layout"]["xaxis"]
     assert xaxis["tickformat"] == "%-d %b %Y" and "dtick" not in xaxis and "range" not in xaxis
 
 
 def test_dollar_axes_never_go_below_zero(workload, probe, prices):
     run = make_run(workload, standard_report(probe))
 
-    assert page_charts.cost_over_time(workload).figure["layout"]["yaxis"]["rangemode"] == "tozero"
-    assert page_charts.unit_cost_over_time(workload).figure["layout"]["yaxis"]["rangemode"] == "tozero"
+    charts = _charts(workload)
+    assert charts["cost-over-time"].figure["layout"]["yaxis"]["rangemode"] == "tozero"
+    assert charts["unit-cost-over-time"].figure["layout"]["yaxis"]["rangemode"] == "tozero"
     xaxis = page_charts.cost_vs_quality(run).figure["layout"]["xaxis"]
     assert (xaxis["tickprefix"], xaxis["rangemode"]) == ("$", "tozero")
 
@@ -39,7 +45,7 @@ def test_a_history_of_zero_dollars_draws_from_zero_up(workload, probe, prices):
     prices["cpu"].save()
     make_run(workload, standard_report(probe))
 
-    assert page_charts.cost_over_time(workload).figure["layout"]["yaxis"]["range"] == [0, 1]
+    assert _charts(workload)["cost-over-time"].figure["layout"]["yaxis"]["range"] == [0, 1]
 
 
 def test_long_strategy_names_get_room(workload, probe, prices):

@@ -13,27 +13,34 @@ def _points(chart) -> dict:
     return {t["name"]: t["y"] for t in chart.figure["data"]}
 
 
+def _charts(workload) -> tuple[dict, list[str]]:
+    """The workload page's charts by name, and the refusals said under them."""
+    charts, refusals = page_charts.workload_charts(workload)
+    return {chart.name: chart for chart in charts}, refusals
+
+
 def test_dollar_charts_leave_unpriced_runs_out_with_a_note(workload, probe, prices):
     march = make_run(workload, standard_report(probe), created_at=dt.datetime(2026, 3, 1, tzinfo=dt.UTC))
     june = make_run(workload, standard_report(probe, device="NVIDIA L4"),
                     created_at=dt.datetime(2026, 6, 1, tzinfo=dt.UTC))
 
-    cost = page_charts.cost_over_time(workload)
+    charts, refusals = _charts(workload)
+    cost = charts["cost-over-time"]
     assert cost.element_id == "chart-cost-over-time" and cost.name == "cost-over-time"
     assert _points(cost) == {INDEX_SHARE: [0.001], DENSE: [0.002], CHUNKED: [0.0005]}
     assert any(f"run {june.pk} of 1 Jun 2026 is left out because it has no dollar figures: no GPU price" in n
                for n in cost.notes)
-    # Said once, under the page's charts (page_charts.workload_refusals), not in every chart's notes.
+    # Said once, under the page's charts (the refusals beside them), not in every chart's notes.
     assert not any("was refused" in n for n in cost.notes)
-    assert [n for n in page_charts.workload_refusals(workload) if f"run {march.pk} of 1 Mar 2026" in n] == [
+    assert [n for n in refusals if f"run {march.pk} of 1 Mar 2026" in n] == [
         f"Whole documents (sliding window) was refused in run {march.pk} of 1 Mar 2026: longer than the model's 8192 "
         "positions"]
 
-    unit = page_charts.unit_cost_over_time(workload)
+    unit = charts["unit-cost-over-time"]
     assert _points(unit)[DENSE] == [0.0005]  # $0.002 over 4 contracts
     assert unit.title == "Device cost per contract"
 
-    accuracy = page_charts.accuracy_over_time(workload)  # accuracy needs no price: both runs are there
+    accuracy = charts["accuracy-over-time"]  # accuracy needs no price: both runs are there
     assert _points(accuracy) == {INDEX_SHARE: [100.0, 100.0], DENSE: [100.0, 100.0],
                                  CHUNKED: [0.0, 0.0]}
 
@@ -56,6 +63,9 @@ def test_an_unpriced_run_has_no_cost_against_quality_chart(workload, probe, pric
 
 
 def test_an_empty_history_gives_a_sentence_instead_of_a_chart(workload):
-    for chart in (page_charts.cost_over_time(workload), page_charts.accuracy_over_time(workload),
-                  page_charts.unit_cost_over_time(workload), page_charts.cost_vs_quality(workload)):
+    charts, refusals = page_charts.workload_charts(workload)
+    assert [chart.name for chart in charts] == ["cost-over-time", "accuracy-over-time", "unit-cost-over-time",
+                                                 "cost-vs-quality"]
+    for chart in charts:
         assert chart.figure is None and chart.empty
+    assert refusals == []
