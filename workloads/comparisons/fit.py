@@ -13,6 +13,7 @@ so.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -101,7 +102,10 @@ class Preflight:
 def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, float], dict[str, float]]:
     """Seconds per ledger FLOP of each strategy in the workload's latest succeeded run, and of each cached strategy's
     prefill, as the planning prices them."""
-    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    # What the rates and the estimate read of the run (planning.measured_rates and prefill_rates, Preflight.estimate):
+    # Django built the SQL for all its other columns on every view of the workload page.
+    run = (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
+           .only("workload", "device", "model", "report", *run_settings.DEFAULTS).first())
     if run is None:
         return None, {}, {}
     return run, planning.measured_rates(run), planning.prefill_rates(run)
@@ -113,14 +117,27 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
     settled = {**run_settings.DEFAULTS, **{k: v for k, v in (values or {}).items() if v is not None}}
     cfg = run_settings.attention(settled)
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
-    tokens = list(workload.documents.values_list("tokens", flat=True))
+    tokens = tuple(workload.documents.values_list("tokens", flat=True))
     probes = workload.probes.count()
     run, rates, prefill_rates = measured_rates(workload)
+    rows = _fits(shape, cfg, tokens, probes, tuple(rates.items()), tuple(prefill_rates.items()),
+                 *(settled[name] for name in ("chunk_tokens", "chunk_overlap", "retrieval_chunks", "retrieval_tokens")))
+    return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, list(rows),
+                     list(chosen), run)
 
-    chunks = estimated_chunks(tokens, settled["chunk_tokens"], settled["chunk_overlap"])
+
+@functools.lru_cache(maxsize=256)
+def _fits(shape: ledger.ModelShape, cfg, tokens: tuple[int, ...], probes: int, rates: tuple, prefill_rates: tuple,
+          chunk_tokens: int, chunk_overlap: int, retrieval_chunks: int,
+          retrieval_tokens: int) -> tuple[StrategyFit, ...]:
+    """Every strategy's row, from plain values alone, so kept per process under them: the ledger's cost of every
+    planned call was a tenth of the workload page's CPU, on every view of documents and probes that had not changed.
+    A new document, probe, measured run or setting is another key, never a stale row."""
+    rates, prefill_rates = dict(rates), dict(prefill_rates)
+    chunks = estimated_chunks(tokens, chunk_tokens, chunk_overlap)
     rows = []
     for strategy in STRATEGIES:
-        plan = call_plan(strategy, tokens, chunks, settled["retrieval_chunks"], settled["retrieval_tokens"])
+        plan = call_plan(strategy, tokens, chunks, retrieval_chunks, retrieval_tokens)
         positions = positions_needed(plan)
         fits = positions <= shape.max_positions
         planned = planned_work(shape, cfg, strategy, plan)
@@ -129,5 +146,4 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
         seconds = (planning.seconds(planned, probes, rate, prefill_rates.get(strategy, rate)) * probes
                    if rate is not None and fits else None)
         rows.append(StrategyFit(strategy, positions, fits, probes * calls(plan) if fits else 0, work, seconds))
-    return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, rows,
-                     list(chosen), run)
+    return tuple(rows)
