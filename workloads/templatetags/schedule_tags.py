@@ -2,12 +2,14 @@ from django import template
 from django.utils import timezone
 
 from workloads.comparisons import starting
-from workloads.forms import ScheduleForm
+from workloads.forms import ScheduleForm, instance_html
 from workloads.reporting import scheduling
 
 register = template.Library()
 
 RECENT_EVENTS = 5
+# What a row of recent firings shows (and its workload, which the related manager sets on each event).
+EVENT_ROW = ("workload", "period", "fired_at", "outcome", "reason", "run__status", "fired_by__username")
 
 
 @register.inclusion_tag("workloads/includes/schedule_panel.html", takes_context=True)
@@ -20,7 +22,8 @@ def schedule_panel(context, workload):
         "fire_times": scheduling.next_fire_times(workload),
         "strategies": settings.get("strategies") or [],
         "settings": [(name.replace("_", " "), settings[name]) for name in starting.SETTINGS if name in settings],
-        "form": ScheduleForm(instance=workload),
-        "events": workload.schedule_events.select_related("run", "fired_by")[:RECENT_EVENTS],
+        "form": instance_html(ScheduleForm, workload),
+        # What the table shows: with every column of each event's run (its whole report), not what it shows.
+        "events": workload.schedule_events.select_related("run", "fired_by").only(*EVENT_ROW)[:RECENT_EVENTS],
         "refirable_period": scheduling.refirable_period(workload, timezone.now()),
     }
