@@ -9,10 +9,11 @@ register = template.Library()
 
 @register.inclusion_tag("workloads/includes/workload_summary_links.html", takes_context=True)
 def workload_summary_links(context, workload):
-    """The latest succeeded run's PDF, or the button that exports it."""
-    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
-    return {"request": context.get("request"), "workload": workload, "run": run,
-            "done": pdf_exports.newest_done(run) if run else None}
+    """The latest succeeded run's PDF, or the button that exports it: the run's number and period and whether its PDF
+    is done, without reading the run's report or the PDF."""
+    run = (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).only("workload", "period")
+           .annotate(done=pdf_exports.has_done()).first())
+    return {"request": context.get("request"), "workload": workload, "run": run, "done": run is not None and run.done}
 
 
 @register.inclusion_tag("workloads/includes/run_summary_panel.html", takes_context=True)

@@ -10,7 +10,7 @@ import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -54,6 +54,12 @@ def newest(run: ComparisonRun) -> Summary | None:
 
 def newest_done(run: ComparisonRun) -> Summary | None:
     return run.summaries.filter(status=Summary.Status.DONE).first()
+
+
+def has_done() -> Exists:
+    """For QuerySet.annotate on runs: whether a run has a PDF to download, without reading one (the workload page
+    asks on every view)."""
+    return Exists(Summary.objects.filter(run=OuterRef("pk"), status=Summary.Status.DONE))
 
 
 def filename(summary: Summary) -> str:
