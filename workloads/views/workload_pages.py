@@ -6,9 +6,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
 from workloads import deletion
 from workloads.comparisons import fit, starting
@@ -16,10 +16,17 @@ from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadFor
 from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting import page_charts
+from workloads.views import fragments
 from workloads.views.methods import form_page, read_only
 from workloads.views.outcomes import form_response, posted
 
 RECENT_UPLOADS = 5
+# What a row of the page's list of runs shows (and its workload, which the related manager sets on each run): no
+# run's report, settings or leases. The list is kept as HTML under these values (views.fragments): rendering its rows
+# was a tenth of the page's CPU. A column the list shows must be listed here: else it is read run by run whenever the
+# list is drawn, and a change to it alone would not draw the list again.
+RUN_ROW = ("workload", "created_at", "status", "progress_done", "progress_total", "strategies", "device")
+RUNS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/status_badge.html")
 
 
 def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, context: dict) -> HttpResponse:
@@ -74,20 +81,24 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @read_only
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
-    documents = workload.documents.defer("text")
     charts, refusals = page_charts.workload_charts(workload)
+    # What the form's defaults would run; the form itself shows it for what is posted.
+    preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES)
+    runs = workload.runs.only(*RUN_ROW)
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
-        "documents": documents,
-        "total_tokens": documents.aggregate(total=Sum("tokens"))["total"] or 0,
+        "documents": workload.documents.defer("text"),
+        "total_tokens": preflight.document_tokens,  # every document's, as the preflight read them
         "uploads": workload.uploads.all()[:RECENT_UPLOADS],
         "probes": workload.probes.all(),
-        "runs": workload.runs.defer("report", "documents"),  # a list: no run's whole report
+        "runs": runs,
+        "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(),
+                                  list(runs.values_list("pk", *RUN_ROW))),
+        "fragment_timeout": fragments.TIMEOUT_S,
         "probe_form": unbound_html(ProbeForm),
         "generation_form": unbound_html(ProbeGenerationForm),
         "run_form": unbound_html(RunForm),
-        # What the form's defaults would run; the form itself shows it for what is posted.
-        "preflight": fit.preflight(workload, starting.DEFAULT_STRATEGIES),
+        "preflight": preflight,
         "charts": charts,
         "chart_refusals": refusals,
     })
