@@ -72,14 +72,27 @@ def provision_default_model() -> Path:
     return provision(lookup(default_key()))
 
 
+def compute_dtype(device: str) -> torch.dtype:
+    """bf16, except on a CPU without bf16 instructions (AVX512-BF16 or AMX), where fp32.
+
+    There, PyTorch emulates bf16 matmuls: measured on a 2-core AVX2 EPYC, 3.7 GFLOP/s per core in bf16
+    against 25 in fp32, so a bf16 model runs about 7 times slower than the same weights upcast.
+    """
+    if device.startswith("cpu") and not torch.ops.mkldnn._is_mkldnn_bf16_supported():
+        return torch.float32
+    return torch.bfloat16
+
+
 def load_model(
-    path: str | os.PathLike | None = None, dtype: torch.dtype = torch.bfloat16, device: str | None = None
+    path: str | os.PathLike | None = None, dtype: torch.dtype | None = None, device: str | None = None
 ) -> LoadedModel:
     """Load a decoder with the engine's attention in place.
 
-    path None = the default model (see _locate); device None = CUDA when present, else the CPU.
+    path None = the default model (see _locate); device None = CUDA when present, else the CPU;
+    dtype None = compute_dtype(device).
     """
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    dtype = dtype or compute_dtype(device)
     folder, gguf_file, name = _locate(path)
     read_config(path)
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
