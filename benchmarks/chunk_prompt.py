@@ -13,7 +13,9 @@ answer when its text holds the expected answer (engine.probes.is_correct). For e
 
 The best wording is the one with the highest sum of the two shares (the first listed on a tie). Then the reduce
 step, with the best wording's map answers: each REDUCES wording gets the
-chunk answers that are not NONE and gives the final answer; reported as right answers out of the probes.
+chunk answers that are not NONE and gives the final answer; reported as right answers out of the probes. "guarded"
+is the engine's reduce: the subject guard (engine.subject_guard) drops the answers of chunks whose document does not
+name what the question names, then "before" reduces the rest, on the best wording's and on "say"'s map answers.
 
 Chunks of 256 tokens by default, not the comparison's 512: the sample's four documents are about 500 tokens each,
 so 512-token chunks are the documents whole and give 15 chunk-probe pairs without the answer, 256 give 55.
@@ -45,6 +47,7 @@ wait_passively()  # before torch loads, as `python -m engine` and the worker do
 import torch  # noqa: E402
 
 from engine import compare as cmp  # noqa: E402
+from engine import subject_guard  # noqa: E402
 from engine.abstention import says_none  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.chunking import split_documents  # noqa: E402
@@ -107,6 +110,7 @@ def map_answers(lm, chunks, probes, system: str, instruction: str, distractors: 
             answer = ask(lm, system, f"{header(chunk, openings)}\n{chunk.text.strip()}\n\n"
                                      + instruction.format(question=probe.question))
             rows.append({"question": probe.question, "expected": probe.answer, "chunk": header(chunk, {}),
+                         "document": chunk.document,
                          "has_answer": is_correct(chunk.text, probe.answer), "answer": answer,
                          "none": says_none(answer),
                          "right": is_correct(answer, probe.answer) and not says_none(answer),
@@ -133,10 +137,15 @@ def score(s: dict) -> float:
     return s["none_right"] / max(s["without"], 1) + s["answer_right"] / max(s["with"], 1)
 
 
-def reduce_answers(lm, probes, rows: list[dict], template: str, with_headers: bool) -> list[dict]:
+def reduce_answers(lm, probes, rows: list[dict], template: str, with_headers: bool,
+                   guard: dict[str, str] | None = None) -> list[dict]:
+    """The reduce step over the map answers; with guard (document name -> text), the engine's subject guard first."""
     out = []
     for probe in probes:
         found = [r for r in rows if r["question"] == probe.question and not r["none"] and r["answer"]]
+        if guard is not None:
+            telling = subject_guard.telling_names(probe.question, guard.values())
+            found = [r for r in found if not subject_guard.missing(guard[r["document"]], telling)]
         listed = "\n".join(f"- {r['chunk']} {r['answer']}" if with_headers else f"- {r['answer']}" for r in found)
         answer = ask(lm, cmp.SYSTEM, template.format(question=probe.question, listed=listed or "- NONE"))
         out.append({"question": probe.question, "expected": probe.answer, "answers_in": len(found),
@@ -175,6 +184,10 @@ def main() -> None:
     best = max(wordings, key=lambda name: score(shares(maps[name])))
     reduces = {name: reduce_answers(lm, probes, maps[best], template, with_headers=name == "headers")
                for name, template in REDUCES.items()}
+    # The engine's reduce: "before" after the subject guard, on the best wording's and on the engine's map answers.
+    texts = {d.name: d.text for d in documents}
+    for name in [n for n in dict.fromkeys([best, "say"]) if n in wordings]:
+        reduces[f"guarded ({name})"] = reduce_answers(lm, probes, maps[name], REDUCES["before"], False, texts)
     out = {
         "date": date.today().isoformat(), "device": f"cpu ({torch.get_num_threads()} threads)",
         "cpu_count": os.cpu_count(), "model": lm.name, "torch": torch.__version__,
@@ -183,8 +196,9 @@ def main() -> None:
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
                      for name, (s, i) in wordings.items()},
         "distractors": args.distractors, "context_chars": args.context_chars,
-        "reduces": {name: {"template": REDUCES[name], "right": sum(r["right"] for r in rows), "probes": len(rows),
-                           "rows": rows} for name, rows in reduces.items()},
+        "reduces": {name: {"template": REDUCES[name.startswith("guarded") and "before" or name],
+                           "subject_guard": name.startswith("guarded"), "right": sum(r["right"] for r in rows),
+                           "probes": len(rows), "rows": rows} for name, rows in reduces.items()},
     }
     suffix = ((f"-{args.model}" if args.model else "") + ("-distractors" if args.distractors else "")
               + (f"-context{args.context_chars}" if args.context_chars else ""))

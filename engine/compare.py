@@ -15,6 +15,8 @@ documents' own cache in the cached strategies):
   chunked      map: for each probe, one call per chunk (chunk + question, dense
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
+               The subject guard (engine.subject_guard) first drops the answers of
+               chunks whose document does not name what the question names.
   retrieval    BM25 over the same chunks (engine.retrieval), then one dense call with
                the chunks the search picks, in document order, and the question.
   routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, told to answer
@@ -56,7 +58,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from engine import calibration, call_plan, decision, ledger, retrieval, run_settings, stats
+from engine import calibration, call_plan, decision, ledger, retrieval, run_settings, stats, subject_guard
 from engine.abstention import NONE, says_none
 from engine.attention import AttentionConfig
 from engine.chunking import Chunk, split_documents
@@ -197,7 +199,8 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
     anchors = "uniform" if work.anchors == "uniform" else "not needed: no strategy uses Index Share"
     if any(uses_index_share(s) for s in strategies):
-        attention, anchors = calibration.for_run(lm, work.attention, work.anchors)
+        attention, anchors = calibration.for_run(lm, work.attention, work.anchors,
+                                                 _chat(lm, _documents_text(work.documents)))
         work = replace(work, attention=attention)
     shape = ledger.from_hf_config(lm.config, lm.name)
     chunks = (
@@ -374,14 +377,21 @@ def _answer_retrieval(caller: _Caller, work: Workload, index: retrieval.Index, p
 
 
 def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe: Probe, out: StrategyResult) -> None:
+    """Map every chunk, drop the answers the subject guard refuses (engine.subject_guard), reduce the rest."""
     cfg, lm = work.attention.replace(mode="dense"), caller.lm
-    found = []
+    texts = {d.name: d.text for d in work.documents}
+    telling = subject_guard.telling_names(probe.question, texts.values())
+    found, dropped = [], []
     for chunk in chunks:
         answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), _header(chunk)).strip()
         if answer and not says_none(answer):
-            found.append(answer)
+            lacks = subject_guard.missing(texts[chunk.document], telling)
+            if lacks:
+                dropped.append({"chunk": _header(chunk), "answer": answer, "document_lacks": lacks})
+            else:
+                found.append(answer)
     final = caller(out, cfg, _reduce_prompt(lm, probe.question, found), f"reduce for {probe.question[:50]}")
-    out.answers.append({**_judged(probe, final), "chunk_answers": found})
+    out.answers.append({**_judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
 
 
 def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
