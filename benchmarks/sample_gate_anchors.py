@@ -3,6 +3,8 @@
 
 Usage: .venv/bin/python benchmarks/sample_gate_anchors.py VARIANT [VARIANT ...] [--model NAME]
   uniform       every 4th sparse layer (the runs' setting before calibration)
+  calibrated    the model's calibrated anchors (samples/calibration)
+  workload      the anchors calibrated on the sample's own documents, as a run's anchors=workload does
   g2            uniform groups of 2 (twice the indexer passes)
   text:PATH     the anchors calibrated on a text file (its first 4,000 tokens), e.g. samples/contracts/gpl-3.0.txt
   layers:A-B-C  these anchor layers
@@ -38,8 +40,8 @@ TEXT_TOKENS = 4000
 
 def _config(lm, variant: str):
     base = run_settings.attention({})
-    if variant == "uniform":
-        return base, "uniform"
+    if variant in ("uniform", "calibrated", "workload"):
+        return base, variant
     if variant == "g2":
         return base.replace(group_size=2), "uniform"
     kind, _, value = variant.partition(":")
@@ -49,7 +51,7 @@ def _config(lm, variant: str):
         ids = lm.tokenizer(Path(value).read_text(), add_special_tokens=False)["input_ids"][:TEXT_TOKENS]
         found = calibration.calibrate(lm, base, ids, store=False)
         return base.replace(anchor_layers=found.anchors), "calibrated"
-    raise SystemExit(f"unknown variant {variant!r}: uniform, g2, text:PATH or layers:A-B-C")
+    raise SystemExit(f"unknown variant {variant!r}: uniform, calibrated, workload, g2, text:PATH or layers:A-B-C")
 
 
 def main() -> None:

@@ -44,6 +44,9 @@ TAIL_BLOCKS = 16
 _KEYED = ("block_size", "window", "sink_blocks", "global_blocks", "group_size", "dense_layers")
 # Part of every stored calibration's key: a calibration made on other text is made again, not reused.
 TEXT_VERSION = "mpl-2.0"
+# A workload calibrates on its documents' first tokens: one dense forward of at most this many, once per document set
+# (stored under the tokens' digest). Its last TAIL_BLOCKS query blocks see them all.
+WORKLOAD_TOKENS = 4096
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,9 @@ def settings_key(cfg: AttentionConfig) -> dict:
     return {name: getattr(cfg, name) for name in _KEYED}
 
 
-def stored(model_name: str, cfg: AttentionConfig) -> Calibration | None:
-    """The calibration kept for this model and these settings, or None."""
-    path = calibration_file(model_name, cfg)
+def stored(model_name: str, cfg: AttentionConfig, text_key: str = TEXT_VERSION) -> Calibration | None:
+    """The calibration kept for this model, these settings and this text, or None."""
+    path = calibration_file(model_name, cfg, text_key)
     if not path.is_file():
         return None
     data = json.loads(path.read_text())
@@ -84,27 +87,41 @@ def text_ids(lm: LoadedModel) -> list[int]:
     return lm.tokenizer(text, add_special_tokens=False)["input_ids"]
 
 
-def for_run(lm: LoadedModel, cfg: AttentionConfig, anchors: str) -> tuple[AttentionConfig, str]:
+def for_run(lm: LoadedModel, cfg: AttentionConfig, anchors: str,
+            workload_ids: list[int] | None = None) -> tuple[AttentionConfig, str]:
     """cfg with the anchor layers a run's `anchors` setting asks for (run_settings.ANCHORS), and what was used:
-    "calibrated", "uniform", or "uniform" with why calibration could not run (too few sparse layers, or a window
-    wider than the calibration text allows). Anchor layers cfg already names are kept."""
+    "workload" (calibrated on workload_ids, the documents as the run's whole-document prompts lay them out: their
+    first WORKLOAD_TOKENS), "calibrated" (on the model's calibration text), "uniform", or the next of these with why
+    the one asked could not run (documents too short, too few sparse layers, or a window wider than the text allows).
+    Anchor layers cfg already names are kept."""
     if cfg.anchor_layers is not None or anchors == "uniform":
         return cfg, "calibrated" if cfg.anchor_layers is not None else "uniform"
+    plain, why = cfg.replace(mode="index_share"), ""
+    if anchors == "workload":
+        ids = list(workload_ids or [])[:WORKLOAD_TOKENS]
+        try:
+            found = stored(lm.name, cfg, _text_key(ids)) or calibrate(lm, plain, ids, text_key=_text_key(ids))
+            return cfg.replace(anchor_layers=found.anchors), "workload"
+        except EngineError as exc:
+            why = f": the workload's documents could not calibrate ({exc})"
     try:
-        return calibrated(lm, cfg.replace(mode="index_share"), text_ids(lm)).replace(mode=cfg.mode), "calibrated"
+        return calibrated(lm, plain, text_ids(lm)).replace(mode=cfg.mode), "calibrated" + why
     except EngineError as exc:
-        return cfg, f"uniform: calibration could not run ({exc})"
+        return cfg, f"uniform{why}: calibration could not run ({exc})"
 
 
 def calibrated(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int]) -> AttentionConfig:
-    """cfg with the anchor layers calibrated for lm: the stored ones, else calibrated now on text_ids and stored."""
+    """cfg with the anchor layers calibrated for lm on its calibration text: the stored ones, else calibrated now on
+    text_ids and stored."""
     found = stored(lm.name, cfg) or calibrate(lm, cfg, text_ids)
     return cfg.replace(anchor_layers=found.anchors)
 
 
 @torch.inference_mode()
-def calibrate(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int], store: bool = True) -> Calibration:
-    """Choose and (store=True) keep the anchor layers for lm under cfg's selection settings."""
+def calibrate(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int], store: bool = True,
+              text_key: str = TEXT_VERSION) -> Calibration:
+    """Choose and (store=True) keep the anchor layers for lm under cfg's selection settings, on text_ids (text_key
+    names the text in the stored file's key)."""
     plain = cfg.replace(mode="index_share", anchor_layers=None)
     plan = LayerPlan.build(plain, lm.n_layers, lm.native_window_layers())
     sparse = [i for i, role in enumerate(plan.roles) if role in ("index", "reuse")]
@@ -130,7 +147,7 @@ def calibrate(lm: LoadedModel, cfg: AttentionConfig, text_ids: list[int], store:
         settings={**settings_key(cfg), "topk": cfg.topk, "indexer_oracle": "mass"},
     )
     if store:
-        path = calibration_file(lm.name, cfg)
+        path = calibration_file(lm.name, cfg, text_key)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_json_atomic(path, result.to_json())
     return result
@@ -206,10 +223,15 @@ def _mean_coverage(coverage: list[list[float]], starts: list[int]) -> float:
     return total / len(coverage)
 
 
-def _digest(key: dict) -> str:
-    return hashlib.sha256(json.dumps({**key, "text": TEXT_VERSION}, sort_keys=True).encode()).hexdigest()[:12]
+def _text_key(ids: list[int]) -> str:
+    """A workload text's part of its calibration's key: its tokens' digest."""
+    return "workload-" + hashlib.sha256(json.dumps(ids).encode()).hexdigest()[:16]
 
 
-def calibration_file(model_name: str, cfg: AttentionConfig) -> Path:
-    """Where lm's calibration under cfg's settings is kept."""
-    return calibration_path(model_name, _digest(settings_key(cfg)))
+def _digest(key: dict, text_key: str) -> str:
+    return hashlib.sha256(json.dumps({**key, "text": text_key}, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def calibration_file(model_name: str, cfg: AttentionConfig, text_key: str = TEXT_VERSION) -> Path:
+    """Where lm's calibration under cfg's settings, on the text text_key names, is kept."""
+    return calibration_path(model_name, _digest(settings_key(cfg), text_key))

@@ -72,7 +72,7 @@ DEFAULTS = {
 INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
 # Where Index Share's groups start: at the model's calibrated anchor layers (engine.calibration), or every
 # group_size-th sparse layer.
-ANCHORS = ("calibrated", "uniform")
+ANCHORS = ("workload", "calibrated", "uniform")
 # The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
 # article's.
 GROUP_SIZES = (1, 2, 4, 8)

@@ -168,7 +168,8 @@ class RunForm(forms.Form):
     indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
     anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS],
                                 initial=run_settings.DEFAULTS["anchors"], required=False, label="Index Share's groups",
-                                help_text="calibrated: each group starts at the layer calibrated for the model; "
+                                help_text="workload: each group starts at the layer calibrated on this "
+                                          "workload's documents; calibrated: on the model's calibration text; "
                                           "uniform: every group-size-th layer")
     chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")

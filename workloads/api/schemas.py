@@ -224,8 +224,9 @@ class RunIn(Input):
     indexer: Literal[INDEXERS] | None = Field(  # type: ignore[valid-type]
         None, description=f"how the indexer scores blocks; default {DEFAULTS['indexer']}")
     anchors: Literal[ANCHORS] | None = Field(  # type: ignore[valid-type]
-        None, description="where Index Share's groups start: at the model's calibrated anchor layers, or every "
-                          f"group_size-th sparse layer; default {DEFAULTS['anchors']}")
+        None, description="where Index Share's groups start: at anchor layers calibrated on the workload's "
+                          "documents (workload) or on the model's calibration text (calibrated), or every "
+                          f"group_size-th sparse layer (uniform); default {DEFAULTS['anchors']}")
     chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
     chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
     retrieval_chunks: int | None = _limit("retrieval_chunks", int,
@@ -244,7 +245,8 @@ class RunSettingsOut(Schema):
     topk: int = Field(description="top-k budget, tokens")
     global_blocks: int
     indexer: str
-    anchors: str = Field(description="where Index Share's groups started: calibrated or uniform")
+    anchors: str = Field(description="where Index Share's groups were asked to start: workload, calibrated or "
+                                     "uniform (the report's settings say what was used, and why if it differed)")
     chunk_tokens: int
     chunk_overlap: int
     retrieval_chunks: int

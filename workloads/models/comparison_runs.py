@@ -43,7 +43,8 @@ class ComparisonRun(Job):
     indexer = models.CharField(max_length=16, default=DEFAULTS["indexer"])
     # Runs queued before this setting used uniform groups: the migration gives them "uniform".
     anchors = models.CharField(max_length=10, default=DEFAULTS["anchors"],
-                               help_text="where Index Share's groups start: calibrated for the model, or uniform")
+                               help_text="where Index Share's groups start: calibrated on the workload's documents, "
+                                         "for the model, or uniform")
     chunk_tokens = models.PositiveIntegerField(default=DEFAULTS["chunk_tokens"])
     chunk_overlap = models.PositiveIntegerField(default=DEFAULTS["chunk_overlap"])
     gate_points = models.FloatField(default=DEFAULTS["gate_points"])

@@ -68,7 +68,7 @@ BAD = [
     ({"topk": "many"}, "topk: Input should be a valid integer, unable to parse string as an integer"),
     ({"window": True}, None),
     ({"indexer": "learned"}, "indexer: Input should be 'pooled_mass', 'mass', 'exact' or 'pooled'"),
-    ({"anchors": "random"}, "anchors: Input should be 'calibrated' or 'uniform'"),
+    ({"anchors": "random"}, "anchors: Input should be 'workload', 'calibrated' or 'uniform'"),
     ({"gate_points": 101}, "gate_points: Input should be less than or equal to 100"),
     ({"chunk_tokens": 128, "chunk_overlap": 128}, "chunk overlap (128 tokens) must be smaller than the chunk size "
                                                    "(128 tokens)"),

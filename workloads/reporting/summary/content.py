@@ -190,9 +190,10 @@ def _groups(run: ComparisonRun) -> str:
     settings = (run.report or {}).get("settings") or {}
     layers = (settings.get("attention") or {}).get("anchor_layers")
     used = settings.get("anchors", run.anchors)
+    on = "on the workload's documents" if used == "workload" else "for the model"
     if layers:
-        return f"calibrated for the model: the indexer runs in layers {', '.join(map(str, layers))}"
-    return used if used != "calibrated" else "calibrated for the model"
+        return f"calibrated {on}: the indexer runs in layers {', '.join(map(str, layers))}"
+    return f"calibrated {on}" if used in ("calibrated", "workload") else used
 
 
 def _methods(run: ComparisonRun) -> list[Method]:
