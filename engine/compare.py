@@ -199,8 +199,9 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
     anchors = "uniform" if work.anchors == "uniform" else "not needed: no strategy uses Index Share"
     if any(uses_index_share(s) for s in strategies):
-        attention, anchors = calibration.for_run(lm, work.attention, work.anchors,
-                                                 _chat(lm, _documents_text(work.documents)))
+        # Tokenising every document costs seconds at a million tokens: only the workload's own calibration reads them.
+        ids = _chat(lm, _documents_text(work.documents)) if work.anchors == "workload" else None
+        attention, anchors = calibration.for_run(lm, work.attention, work.anchors, ids)
         work = replace(work, attention=attention)
     shape = ledger.from_hf_config(lm.config, lm.name)
     chunks = (

@@ -70,8 +70,8 @@ DEFAULTS = {
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
 INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
-# Where Index Share's groups start: at the model's calibrated anchor layers (engine.calibration), or every
-# group_size-th sparse layer.
+# Where Index Share's groups start: at anchor layers calibrated on the workload's documents or on the model's
+# calibration text (engine.calibration), or every group_size-th sparse layer.
 ANCHORS = ("workload", "calibrated", "uniform")
 # The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
 # article's.
