@@ -234,7 +234,8 @@ def _methods(run: ComparisonRun) -> list[Method]:
                f"the other layers reuse its selection; each layer still computes its own attention. There are as "
                f"many groups as groups of {a['group_size']} layers make; where each starts: {_groups(run)} "
                "(calibrated: the layer whose selection best covers what the layers after it attend to, in one "
-               "dense reading of a held-out text; uniform: every group's first layer). "
+               "dense reading of the workload's documents or of the model's calibration text; uniform: every "
+               "group's first layer). "
                f"Here {indexers.get(a['indexer'], 'the ' + str(a['indexer']) + ' indexer')}."),
         Method("Cost",
                f"Every strategy answers every question with the same model, {run.model}, one call at a time, the "

@@ -38,7 +38,7 @@ def test_it_holds_the_workload_and_the_run_as_the_database_has_them(alice_client
     assert (run["device"], run["model"], run["versions"]) == ("cpu", finished_run.model, VERSIONS)
     assert run["strategies"] == ["full_index_share", "full_dense", "chunked", "full_sliding_window"]
     assert run["settings"] == {"group_size": 4, "window": 256, "topk": 256, "global_blocks": 2,
-                               "indexer": "pooled_mass", "anchors": "calibrated", "chunk_tokens": 512,
+                               "indexer": "pooled_mass", "anchors": "workload", "chunk_tokens": 512,
                                "chunk_overlap": 64, "gate_points": 5.0,
                                "retrieval_chunks": 0, "retrieval_tokens": 1536}
     assert run["units_of_work"] == 4

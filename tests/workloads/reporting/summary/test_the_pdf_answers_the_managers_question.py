@@ -85,8 +85,9 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     for heading in METHOD_HEADINGS:
         assert heading in text
     assert "chunks of at most 512 tokens" in text and "repeating the last 64 tokens" in text
-    assert "There are as many groups as groups of 4 layers make; where each starts: calibrated for the model" in text
-    assert "Index Share's groups calibrated for the model" in text  # the settings table, for a run of the default
+    assert ("There are as many groups as groups of 4 layers make; where each starts: calibrated on the workload's "
+            "documents") in text
+    assert "Index Share's groups calibrated on the workload's documents" in text  # the settings table: the default
     # Every chart is drawn: one image per chart, at the size the charts module draws them.
     assert all(title in text for title in CHART_TITLES)
     size = (round(pdf_charts.WIDTH_IN * pdf_charts.DPI), round(pdf_charts.HEIGHT_IN * pdf_charts.DPI))
