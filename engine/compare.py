@@ -200,7 +200,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     anchors = "uniform" if work.anchors == "uniform" else "not needed: no strategy uses Index Share"
     if any(uses_index_share(s) for s in strategies):
         # Tokenising every document costs seconds at a million tokens: only the workload's own calibration reads them.
-        ids = _chat(lm, _documents_text(work.documents)) if work.anchors == "workload" else None
+        ids = documents_prompt(lm, work.documents) if work.anchors == "workload" else None
         attention, anchors = calibration.for_run(lm, work.attention, work.anchors, ids)
         work = replace(work, attention=attention)
     shape = ledger.from_hf_config(lm.config, lm.name)
@@ -435,6 +435,12 @@ def _chat(lm: LoadedModel, content: str) -> list[int]:
 
 def _header(chunk: Chunk) -> str:
     return f"=== {chunk.document} (part {chunk.index + 1}) ==="
+
+
+def documents_prompt(lm: LoadedModel, documents: Sequence[Document]) -> list[int]:
+    """The documents as a whole-document prompt lays them out, without a question: what anchors=workload
+    calibrates on (engine.calibration.for_run)."""
+    return _chat(lm, _documents_text(documents))
 
 
 def _documents_text(documents: Sequence[Document]) -> str:

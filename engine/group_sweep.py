@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 from engine import calibration, stats
 from engine.attention import AttentionConfig, LayerPlan
-from engine.compare import Workload, compare
+from engine.compare import Workload, compare, documents_prompt
 from engine.documents import Document
 from engine.errors import EngineError
 from engine.model.loader import LoadedModel
@@ -34,7 +34,9 @@ Progress = Callable[[int, int, str], None]  # (asks done, asks planned, what is 
 
 @dataclass(frozen=True)
 class Arm:
-    """One setting the sweep asks: a group size, with uniform groups or the model's calibrated anchor layers."""
+    """One setting the sweep asks: a group size, with uniform groups or calibrated anchor layers (on the workload's
+    documents, as comparison runs calibrate by default, or on the model's calibration text where they are too
+    short)."""
 
     group_size: int
     calibrated: bool
@@ -49,13 +51,13 @@ class Arm:
 def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe], attention: AttentionConfig,
           group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
           progress: Progress | None = None, calibrate: bool = True) -> dict:
-    """Ask every probe at every group size, with uniform groups and (calibrate=True) with the model's calibrated
-    anchor layers; return each arm's accuracy (with its 95% interval and its gate against the best arm), FLOPs
+    """Ask every probe at every group size, with uniform groups and (calibrate=True) with anchor layers calibrated
+    as a comparison run's default calibrates them (engine.calibration.for_run, anchors=workload); return each arm's accuracy (with its 95% interval and its gate against the best arm), FLOPs
     and priced seconds, and the recommended arm."""
     sizes = list(dict.fromkeys(group_sizes))
     if not sizes or not probes:
         raise EngineError("a sweep needs at least one group size and one probe")
-    arms, calibration_note = _arms(lm, attention, sizes, calibrate)
+    arms, calibration_note = _arms(lm, attention, sizes, documents_prompt(lm, documents) if calibrate else None)
     asks, order = {arm.name: [] for arm in arms}, []
     planned = len(arms) * len(probes)
     for i, probe in enumerate(probes):
@@ -85,31 +87,30 @@ def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe
     }
 
 
-def _arms(lm: LoadedModel, attention: AttentionConfig, sizes: list[int], calibrate: bool) -> tuple[list[Arm], str]:
-    """The uniform arm of every size, each followed by its calibrated arm where calibration moves an anchor
-    (it cannot at a group size of 1, or where the sparse layers make one group); and what calibration did."""
-    arms, moved, failed = [], [], None
-    ids = calibration.text_ids(lm) if calibrate else []
+def _arms(lm: LoadedModel, attention: AttentionConfig, sizes: list[int],
+          workload_ids: list[int] | None) -> tuple[list[Arm], str]:
+    """The uniform arm of every size, each followed by its calibrated arm where calibration (on workload_ids, the
+    documents' prompt; None: not asked) moves an anchor (it cannot at a group size of 1, or where the sparse layers
+    make one group); and what calibration did."""
+    arms, moved, used = [], [], ""
     for size in sizes:
         uniform = attention.replace(group_size=size, mode="index_share", anchor_layers=None)  # checks each size
         anchors = _indexer_layers(lm, uniform)
         arms.append(Arm(size, False, uniform, anchors))
-        if not calibrate or failed or size == 1:
+        if workload_ids is None or used.startswith("uniform") or size == 1:
             continue
-        try:
-            tuned = calibration.calibrated(lm, uniform, ids)
-        except EngineError as exc:  # too few sparse layers, or the calibration text too short for a wide window
-            failed = str(exc)
-            continue
-        if tuned.anchor_layers != anchors:
+        tuned, used = calibration.for_run(lm, uniform, "workload", workload_ids)
+        if tuned.anchor_layers is not None and tuned.anchor_layers != anchors:
             arms.append(Arm(size, True, tuned, tuned.anchor_layers))
             moved.append(size)
-    if not calibrate:
+    on = "the workload's documents" if used == "workload" else (
+        "the model's calibration text: " + used.removeprefix("calibrated: "))
+    if workload_ids is None:
         note = "not asked for"
-    elif failed:
-        note = f"not run: {failed}"
+    elif used.startswith("uniform"):  # too few sparse layers, or a window wider than both texts leave room for
+        note = f"not run: {used}"
     elif moved:
-        note = f"calibrated anchor layers asked at group size {', '.join(map(str, moved))}"
+        note = f"calibrated anchor layers asked at group size {', '.join(map(str, moved))}, calibrated on {on}"
     else:
         note = "calibration kept the uniform groups at every size, so no calibrated arm was asked"
     return arms, note

@@ -77,7 +77,7 @@ def recommendation(sweep: GroupSweep) -> str | None:
            f"the {sweep.report['gate_points']:g}-point quality gate or cannot be told apart from it yet" if cheaper
            else ": no larger group would cost less")
     size = best["group_size"]
-    where = (f", in the groups calibrated for this model (the indexer runs at layers "
+    where = (f", in calibrated groups (the indexer runs at layers "
              f"{', '.join(map(str, best['anchors']))})" if best["calibrated"] else "")
     return (f"Share each indexer across {size} layer{'s' if size != 1 else ''}{where}: "
             f"{sum(best['correct'])} of {best['quality']['n_probes']} questions right ({_percent(best)}), at "
