@@ -281,8 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--api-output-price", type=float, default=0.60, help="dollars per million output tokens")
     cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
     cmp.add_argument("--anchors", choices=run_settings.ANCHORS, default=run_settings.DEFAULTS["anchors"],
-                     help="where Index Share's groups start: the model's calibrated anchor layers, or every "
-                          "--group-size-th sparse layer")
+                     help="where Index Share's groups start: at anchor layers calibrated on the documents "
+                          "(workload) or on the model's calibration text (calibrated), or every --group-size-th sparse "
+                          "layer (uniform)")
     add_attention_flags(cmp)
     cmp.set_defaults(func=cmd_compare)
 
@@ -295,8 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     grid = sub.add_parser("needle", help="facts planted at several depths and lengths, asked under each setting")
     grid.add_argument("--docs", nargs="+", help="text files to plant the facts in (default: the samples')")
-    grid.add_argument("--settings", default="dense,index_share:pooled_mass",
-                      help="comma-separated: dense, sliding_window, or mode:indexer (index_share:mass)")
+    grid.add_argument("--settings", default="dense,index_share:pooled_mass+doc",
+                      help="comma-separated: dense, sliding_window, or mode:indexer (index_share:mass); index_share's "
+                           "indexer may end in +doc (anchors calibrated on each prompt, as runs do on their documents) "
+                           "or +cal (on the model's calibration text)")
     grid.add_argument("--lengths", default="2048,4096,8000", help="prompt lengths, tokens (2K, 4K also read)")
     grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9", help="where the fact sits, shares of the text")
     grid.add_argument("--facts", type=int, default=2, help="facts asked in each (length, depth) cell")

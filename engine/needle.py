@@ -70,6 +70,11 @@ def facts(n: int) -> list[Fact]:
     return [Fact(_COMPANIES[i], 1000 + (i * 7919 + 2963) % 9000) for i in range(n)]
 
 
+# How a setting's anchor layers are chosen (run_settings.ANCHORS), and the suffix that names it: "+cal" on the model's
+# calibration text (once), "+doc" on each prompt's own first WORKLOAD_TOKENS, as a run calibrates on its documents.
+ANCHOR_SUFFIXES = {"calibrated": "+cal", "workload": "+doc"}
+
+
 @dataclass(frozen=True)
 class Setting:
     """One column of the grid: a mode, an indexer and a budget (a share of the prompt's length)."""
@@ -78,13 +83,13 @@ class Setting:
     indexer: str = "pooled"
     budget: float = 0.25
     base: AttentionConfig = AttentionConfig(window=128, global_blocks=0)
-    calibrated: bool = False  # index_share with the model's calibrated anchor layers (engine.calibration)
+    anchors: str = "uniform"  # index_share's anchor layers: "uniform", or calibrated as ANCHOR_SUFFIXES says
 
     @property
     def name(self) -> str:
         if self.mode in ("dense", "sliding_window"):
             return self.mode
-        return f"{self.mode}:{self.indexer}{'+cal' if self.calibrated else ''}@{self.budget:g}"
+        return f"{self.mode}:{self.indexer}{ANCHOR_SUFFIXES.get(self.anchors, '')}@{self.budget:g}"
 
     def config(self, length: int, anchors: tuple[int, ...] | None = None) -> AttentionConfig:
         """The attention settings at a prompt of `length` tokens: top-k fills the budget's share."""
@@ -104,16 +109,17 @@ class Setting:
 
 def parse_setting(text: str, budget: float, base: AttentionConfig) -> Setting:
     """'dense', 'sliding_window', 'mode:indexer' (index_share:mass), or with calibrated anchor layers
-    'index_share:indexer+cal'."""
+    'index_share:indexer+cal' (the model's calibration text) or 'index_share:indexer+doc' (each prompt's own)."""
     if not 0 < budget <= 1:
         raise EngineError(f"the budget is a share of the prompt's length, above 0 and at most 1; got {budget}")
     mode, _, indexer = text.partition(":")
     if mode not in MODES:
         raise EngineError(f"unknown attention mode {mode!r} in setting {text!r}; choose one of {', '.join(MODES)}")
-    calibrated = indexer.endswith("+cal")
-    if calibrated and mode != "index_share":
+    anchors = next((a for a, suffix in ANCHOR_SUFFIXES.items() if indexer.endswith(suffix)), "uniform")
+    if anchors != "uniform" and mode != "index_share":
         raise EngineError(f"only index_share has anchor layers to calibrate, not {mode} ({text!r})")
-    setting = Setting(mode, indexer.removesuffix("+cal") or base.indexer, budget, base, calibrated)
+    indexer = indexer.removesuffix(ANCHOR_SUFFIXES.get(anchors, ""))
+    setting = Setting(mode, indexer or base.indexer, budget, base, anchors)
     setting.config(4096)  # the indexer's name and the settings are checked here, before any model loads
     return setting
 
@@ -215,7 +221,8 @@ def run_grid(
             for fact in facts(n_facts):
                 ids, where = planted_prompt(lm, haystack, fact, length, depth)
                 for s in settings:
-                    cfg = s.config(len(ids), anchors.get(s.name))  # the budget is a share of the prompt itself
+                    # The budget is a share of the prompt itself.
+                    cfg = s.config(len(ids), anchors.get(s.name) or _prompt_anchors(lm, s, ids))
                     result = generate(lm, ids, cfg, ANSWER_TOKENS, measure_recall=cfg.mode != "dense")
                     costs = ledger.call_costs(shape, cfg, len(ids), result.decode_forwards)
                     rows.append({
@@ -228,6 +235,7 @@ def run_grid(
                         "indexer_flops": costs.flops["indexer"], "indexer_passes": result.indexer_passes,
                         "budget_tokens": cfg.budget_tokens if cfg.mode != "dense" else len(ids),
                         "prefill_seconds": result.prefill.seconds,
+                        "anchor_layers": list(cfg.anchor_layers) if cfg.anchor_layers else None,
                     })
                     verdict = "right" if rows[-1]["correct"] else "wrong"
                     progress(f"{length} tokens, depth {depth:g}, {s.name}: {verdict} ({result.text.strip()[:24]!r})")
@@ -250,15 +258,26 @@ def _report(lm, documents, settings, lengths, depths, n_facts, anchors, rows, st
 
 
 def _anchors(lm, settings: Sequence[Setting]) -> dict[str, tuple[int, ...]]:
-    """Calibrated settings' anchor layers: stored in the model cache, or calibrated now on the calibration text,
-    which the grid's haystack never holds."""
-    wanted = [s for s in settings if s.calibrated]
+    """The anchor layers of settings calibrated on the model's text: stored in the model cache, or calibrated now on
+    the calibration text, which the grid's haystack never holds."""
+    wanted = [s for s in settings if s.anchors == "calibrated"]
     if not wanted:
         return {}
     from engine import calibration
 
     ids = calibration.text_ids(lm)
     return {s.name: calibration.calibrated(lm, s.config(len(ids)), ids).anchor_layers for s in wanted}
+
+
+def _prompt_anchors(lm, setting: Setting, ids: list[int]) -> tuple[int, ...] | None:
+    """A "+doc" setting's anchor layers for this prompt: calibrated on its first WORKLOAD_TOKENS, as a run's are on
+    its documents (not stored: every prompt is another text). None for the other settings."""
+    if setting.anchors != "workload":
+        return None
+    from engine import calibration
+
+    cfg = setting.config(len(ids))
+    return calibration.calibrate(lm, cfg, ids[:calibration.WORKLOAD_TOKENS], store=False).anchors
 
 
 def summarise(rows: Sequence[dict]) -> dict:

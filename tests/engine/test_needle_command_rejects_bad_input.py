@@ -10,6 +10,8 @@ from engine.cli import main
     [
         (["--settings", "turbo"], "unknown attention mode 'turbo'"),
         (["--settings", "index_share:magic"], "unknown indexer 'magic'"),
+        (["--settings", "naive_sparse:pooled_mass+doc"], "only index_share has anchor layers to calibrate"),
+        (["--settings", "index_share:pooled_mass+cal+doc"], "unknown indexer 'pooled_mass+cal'"),
         (["--settings", ""], "name at least one setting"),
         (["--budget", "0"], "the budget is a share of the prompt's length"),
         (["--budget", "1.5"], "the budget is a share of the prompt's length"),

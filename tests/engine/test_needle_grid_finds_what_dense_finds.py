@@ -1,6 +1,7 @@
 """A small needle grid (two depths, one length) on the default model through the command: the grid's default
-index_share setting (pooled_mass, a quarter of the context) finds each fact dense finds; and asked without the
-answer started for it, as a business's questions are, it still reads the fact from the question's own block.
+index_share setting, the runs' default (pooled_mass, a quarter of the context, groups calibrated on the prompt's own
+text), finds each fact dense finds; and asked without the answer started for it, as a business's questions are, it
+still reads the fact from the question's own block.
 """
 
 import json
@@ -33,6 +34,8 @@ def test_the_grid_asks_dense_and_index_share_the_same_facts_within_a_quarter_of_
     assert report["model"] == QWEN_05B.display_name
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert set(dense) == set(shared) == {0.1, 0.3}
+    assert {r["setting"] for r in shared.values()} == {"index_share:pooled_mass+doc@0.25"}
+    assert all(len(r["anchor_layers"]) == 6 for r in shared.values())  # Qwen's 22 sparse layers in groups of 4
     for depth in dense:
         assert dense[depth]["correct"], f"dense misses the fact at depth {depth}: {dense[depth]['text']!r}"
         assert shared[depth]["prompt_tokens"] == dense[depth]["prompt_tokens"]
