@@ -52,8 +52,9 @@ def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe
           group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
           progress: Progress | None = None, calibrate: bool = True) -> dict:
     """Ask every probe at every group size, with uniform groups and (calibrate=True) with anchor layers calibrated
-    as a comparison run's default calibrates them (engine.calibration.for_run, anchors=workload); return each arm's accuracy (with its 95% interval and its gate against the best arm), FLOPs
-    and priced seconds, and the recommended arm."""
+    as a comparison run's default calibrates them (engine.calibration.for_run, anchors=workload); return each arm's
+    accuracy (with its 95% interval and its gate against the best arm), FLOPs and priced seconds, and the
+    recommended arm."""
     sizes = list(dict.fromkeys(group_sizes))
     if not sizes or not probes:
         raise EngineError("a sweep needs at least one group size and one probe")

@@ -57,7 +57,8 @@ def test_calibrated_groups_are_asked_beside_uniform_ones_and_run_the_indexer_as_
     assert set(by_name) == {"G=1", "G=4", "G=4 calibrated"}
     tuned = by_name["G=4 calibrated"]
     assert tuned["calibrated"] and tuned["anchors"] == list(stored.anchors)
-    assert report["calibration"] == "calibrated anchor layers asked at group size 4, calibrated on the workload's documents"
+    assert report["calibration"] == ("calibrated anchor layers asked at group size 4, calibrated on the workload's "
+                                     "documents")
     # Calibration moves where each group starts, not how many there are: as many indexer layers (their FLOPs differ
     # only as the answers' lengths do).
     assert len(tuned["anchors"]) == len(uniform["anchors"]) and tuned["flops_indexer"] > 0
