@@ -1,7 +1,7 @@
 """Does a chunk without the answer say NONE? The chunked strategy's map prompt, in a few wordings, on the sample.
 
 Usage: .venv/bin/python benchmarks/chunk_prompt.py [--chunk-tokens 256] [--chunk-overlap 32] [--model NAME]
-       [--wordings say,guard,...] [--distractors]
+       [--wordings say,guard,...] [--distractors] [--gate-probes]
 
 Loads the default model and splits the sample workload (samples/workload) into chunks. Every retrieval probe (a
 single fact; cross-reference and multi-hop answers cannot stand in one chunk) asks every chunk, in each wording
@@ -22,7 +22,9 @@ so 512-token chunks are the documents whole and give 15 chunk-probe pairs withou
 
 --distractors adds another customer's agreement (benchmarks/chunk_prompt_distractor/: the same kinds of facts,
 other values) to the chunks, and its probes, which name Harbor Lane Bakery: a chunk of the other agreement
-should answer NONE, and `distractor` counts the answers that took its value instead.
+should answer NONE, and `distractor` counts the answers that took its value instead. --gate-probes adds the
+retrieval probes of the sample's quality-gate set (samples/workload/gate-probes.jsonl): answers of every kind
+(figures, names, dates, times, places, words), so that a wording is not chosen on five mostly numeric facts.
 
 Writes benchmarks/chunk_prompt[-<model>][-distractors].json (chunk_prompt.json for the default run) and prints
 Markdown tables.
@@ -67,12 +69,14 @@ PART_SYSTEM = ("You answer a question from one part of the user's documents, in 
 SAY = "Question: {question}\nIf the text does not say, answer NONE."
 # The issue's wording for numeric questions, and one for every kind of answer (a number, a name, a date, a file).
 NUMBER = "Question: {question}\nAnswer with the number only. If the text does not say, answer NONE."
-SHORT = ("Question: {question}\nAnswer with the words of the text that answer it, and nothing else. If the text "
-         "does not say, or says it only of someone or something else, answer NONE.")
+SHORT = cmp.CHUNK_INSTRUCTION  # the engine's since 2026-12-05, chosen by --gate-probes
+# The number wording widened to every kind of answer the probes ask for.
+ONLY = ("Question: {question}\nAnswer with the answer only: a number, a name, a date or a few words of the text. "
+        "If the text does not say, answer NONE.")
 GUARD = ("Question: {question}\nAnswer only about what the question asks: a figure the text gives for anything "
          "else is not the answer. If the text does not say, answer NONE.")
 # (system message, what follows the chunk): {question} is the probe's question. "before" was the engine's until
-# issue 22.
+# issue 22, "say" until "short" replaced it.
 WORDINGS = {
     "before": (cmp.SYSTEM, "Question: {question}\nIf this text does not contain the answer, reply NONE."),
     "say": (cmp.SYSTEM, SAY),
@@ -81,6 +85,7 @@ WORDINGS = {
     "system+guard": (PART_SYSTEM, GUARD),
     "number": (cmp.SYSTEM, NUMBER),
     "short": (cmp.SYSTEM, SHORT),
+    "only": (cmp.SYSTEM, ONLY),
 }
 DISTRACTOR = HERE / "chunk_prompt_distractor"
 REDUCES = {
@@ -125,6 +130,14 @@ def _opening(text: str, chars: int) -> str:
     return head if len(text.strip()) <= chars else head.rsplit(" ", 1)[0] + " ..."
 
 
+def _cpu_name() -> str:
+    """The CPU's model name (greedy answers can differ between machines through the compute dtype)."""
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
 def shares(rows: list[dict]) -> dict:
     without = [r for r in rows if not r["has_answer"]]
     with_ = [r for r in rows if r["has_answer"]]
@@ -163,6 +176,8 @@ def main() -> None:
                         help="give every later part of a document its document's first this many characters")
     parser.add_argument("--distractors", action="store_true",
                         help="add another customer's agreement and probes that name the bakery")
+    parser.add_argument("--gate-probes", action="store_true",
+                        help="ask the retrieval probes of the sample's quality gate set too (gate-probes.jsonl)")
     args = parser.parse_args()
     wordings = {name: WORDINGS[name] for name in args.wordings.split(",")}
     lm = load_model(args.model)
@@ -176,6 +191,8 @@ def main() -> None:
         rows = [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines()]
         probes = [Probe(row["question"], row["answer"], row["kind"]) for row in rows]
         distractors = {row["question"]: row["distractor"] for row in rows}
+    if args.gate_probes:  # 28 more single facts, whose answers are numbers, names, dates, times, places and words
+        probes += [p for p in load_probes(SAMPLE / "gate-probes.jsonl") if p.kind == "retrieval"]
     start = time.perf_counter()
     maps = {}
     for name, (system, instruction) in wordings.items():
@@ -195,12 +212,14 @@ def main() -> None:
         "probes": len(probes), "best": best, "seconds": time.perf_counter() - start,
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
                      for name, (s, i) in wordings.items()},
-        "distractors": args.distractors, "context_chars": args.context_chars,
+        "distractors": args.distractors, "gate_probes": args.gate_probes, "context_chars": args.context_chars,
+        "dtype": str(lm.model.dtype).removeprefix("torch."), "cpu": _cpu_name(),
         "reduces": {name: {"template": REDUCES[name.startswith("guarded") and "before" or name],
                            "subject_guard": name.startswith("guarded"), "right": sum(r["right"] for r in rows),
                            "probes": len(rows), "rows": rows} for name, rows in reduces.items()},
     }
     suffix = ((f"-{args.model}" if args.model else "") + ("-distractors" if args.distractors else "")
+              + ("-gate" if args.gate_probes else "")
               + (f"-context{args.context_chars}" if args.context_chars else ""))
     (HERE / f"chunk_prompt{suffix}.json").write_text(json.dumps(out, indent=2) + "\n")
     print(f"\n{lm.name}, {len(probes)} retrieval probes x {len(chunks)} chunks of {args.chunk_tokens} tokens, "
