@@ -24,7 +24,7 @@ from engine.planned_work import planned_work
 from engine.run_settings import STRATEGIES
 from workloads.comparisons import planning
 from workloads.comparisons.target_models import model_path
-from workloads.models import ComparisonRun, Workload
+from workloads.models import ComparisonRun, Document, Workload
 from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text
 
@@ -111,14 +111,17 @@ def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, 
     return run, planning.measured_rates(run), planning.prefill_rates(run)
 
 
-def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None) -> Preflight:
+def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None, *,
+              documents: Sequence[Document] | None = None, probes: int | None = None) -> Preflight:
     """Every strategy's fit and planned work for the workload's documents and probes as they are now, with the
-    run's settings (`values`, as start_run takes them; unset ones are the run's defaults)."""
+    run's settings (`values`, as start_run takes them; unset ones are the run's defaults). A page that lists the
+    documents (in name order) and probes passes them, rather than have them read again."""
     settled = {**run_settings.DEFAULTS, **{k: v for k, v in (values or {}).items() if v is not None}}
     cfg = run_settings.attention(settled)
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
-    tokens = tuple(workload.documents.values_list("tokens", flat=True))
-    probes = workload.probes.count()
+    tokens = (tuple(d.tokens for d in documents) if documents is not None
+              else tuple(workload.documents.values_list("tokens", flat=True)))
+    probes = workload.probes.count() if probes is None else probes
     run, rates, prefill_rates = measured_rates(workload)
     rows = _fits(shape, cfg, tokens, probes, tuple(rates.items()), tuple(prefill_rates.items()),
                  *(settled[name] for name in ("chunk_tokens", "chunk_overlap", "retrieval_chunks", "retrieval_tokens")))

@@ -28,8 +28,18 @@ class Upload(Job):
 
     @cached_property
     def nothing_kept(self) -> bool:
-        """Extraction finished and skipped every file: the workload gained nothing."""
-        return self.status == self.Status.DONE and not self.items.filter(kept=True).exists()
+        """Extraction finished and skipped every file: the workload gained nothing. A list of uploads annotates
+        `kept_any` (with_kept_any) instead of asking each upload in a query of its own."""
+        kept_any = getattr(self, "kept_any", None)
+        if kept_any is None:
+            kept_any = self.items.filter(kept=True).exists()
+        return self.status == self.Status.DONE and not kept_any
+
+    @classmethod
+    def with_kept_any(cls, uploads: models.QuerySet) -> models.QuerySet:
+        """uploads, each annotated with whether it kept any file (for nothing_kept), in the one query."""
+        return uploads.annotate(kept_any=models.Exists(UploadItem.objects.filter(upload=models.OuterRef("pk"),
+                                                                                 kept=True)))
 
     @property
     def shown_status(self) -> str:

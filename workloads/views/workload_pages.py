@@ -13,7 +13,7 @@ from django.utils import timezone
 from workloads import deletion
 from workloads.comparisons import fit, starting
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm, unbound_html
-from workloads.models import Role
+from workloads.models import Role, Upload
 from workloads.organisations import access
 from workloads.reporting import page_charts
 from workloads.views import fragments
@@ -82,15 +82,17 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     charts, refusals = page_charts.workload_charts(workload)
-    # What the form's defaults would run; the form itself shows it for what is posted.
-    preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES)
+    documents, probes = list(workload.documents.defer("text")), list(workload.probes.all())
+    # What the form's defaults would run, for the documents and probes the page lists; the form itself shows it for
+    # what is posted.
+    preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES, documents=documents, probes=len(probes))
     runs = workload.runs.only(*RUN_ROW)
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
-        "documents": workload.documents.defer("text"),
-        "total_tokens": preflight.document_tokens,  # every document's, as the preflight read them
-        "uploads": workload.uploads.all()[:RECENT_UPLOADS],
-        "probes": workload.probes.all(),
+        "documents": documents,
+        "total_tokens": preflight.document_tokens,
+        "uploads": Upload.with_kept_any(workload.uploads.all())[:RECENT_UPLOADS],
+        "probes": probes,
         "runs": runs,
         "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(),
                                   list(runs.values_list("pk", *RUN_ROW))),
