@@ -468,11 +468,10 @@ NONE_INSTRUCTION = f"If the text does not say, answer {NONE}."
 # The chunked map step's ("short" in benchmarks/chunk_prompt.py), one wording for every kind of answer. On the 33
 # single-fact probes of the sample's gate set and 5 that name the bakery (answers of every kind: figures, names,
 # dates, times, places), asked of every 256-token chunk of the sample and of another customer's agreement, the
-# default model said NONE
-# on 300 of 329 chunks without the answer and answered 21 of 51 chunks with it, against 304 and 16 with the wording
-# before ("If the text does not say, answer NONE.": 1 and 0 answers took the other customer's value); the guarded
-# reduce then got 12 of 38 right against 9 (bf16, 2026-12-05). "Answer with the number only" did no better there,
-# and fits only figures.
+# default model said NONE on 300 of 329 chunks without the answer and answered 21 of 51 chunks with it, against 304
+# and 16 with the wording before ("If the text does not say, answer NONE."; 1 and 0 answers took the other
+# customer's value); the guarded reduce then got 12 of 38 right against 9 (bf16, 2026-12-05). SmolLM2's reduce got
+# 4 of 38 with either. "Answer with the number only" did no better than the wording before, and fits only figures.
 CHUNK_INSTRUCTION = ("Question: {question}\nAnswer with the words of the text that answer it, and nothing else. If "
                      f"the text does not say, or says it only of someone or something else, answer {NONE}.")
 
