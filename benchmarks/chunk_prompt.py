@@ -48,6 +48,7 @@ wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
 import torch  # noqa: E402
 
+from benchmarks.cpu_prefill import cpu_model  # noqa: E402
 from engine import compare as cmp  # noqa: E402
 from engine import subject_guard  # noqa: E402
 from engine.abstention import says_none  # noqa: E402
@@ -130,14 +131,6 @@ def _opening(text: str, chars: int) -> str:
     return head if len(text.strip()) <= chars else head.rsplit(" ", 1)[0] + " ..."
 
 
-def _cpu_name() -> str:
-    """The CPU's model name (greedy answers can differ between machines through the compute dtype)."""
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
-
-
 def shares(rows: list[dict]) -> dict:
     without = [r for r in rows if not r["has_answer"]]
     with_ = [r for r in rows if r["has_answer"]]
@@ -213,7 +206,8 @@ def main() -> None:
         "wordings": {name: {"system": s, "instruction": i, **shares(maps[name]), "rows": maps[name]}
                      for name, (s, i) in wordings.items()},
         "distractors": args.distractors, "gate_probes": args.gate_probes, "context_chars": args.context_chars,
-        "dtype": str(lm.model.dtype).removeprefix("torch."), "cpu": _cpu_name(),
+        # Greedy answers can differ between machines through the compute dtype.
+        "dtype": str(lm.model.dtype).removeprefix("torch."), "cpu": cpu_model(),
         "reduces": {name: {"template": REDUCES[name.startswith("guarded") and "before" or name],
                            "subject_guard": name.startswith("guarded"), "right": sum(r["right"] for r in rows),
                            "probes": len(rows), "rows": rows} for name, rows in reduces.items()},
