@@ -17,6 +17,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.cache import cache
+
 from engine import ledger, run_settings
 from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
 from engine.model.metadata import read_metadata
@@ -28,6 +30,15 @@ from workloads.models import ComparisonRun, Document, Workload
 from workloads.templatetags.units import flops as flop_text
 from workloads.templatetags.units import seconds as seconds_text
 
+# What the durations read of the latest succeeded run (Preflight.estimate, its settings for the ledger) and what its
+# measured rates are kept under (rates_of): Django built the SQL for all its other columns on every view.
+RATE_RUN_COLUMNS = ("workload", "device", "model", "finished_at", *run_settings.DEFAULTS)
+# Entries never go stale (a run's rates never change); this only bounds how long an unused one takes room.
+RATES_TIMEOUT_S = 7 * 24 * 3600
+
+
+class UNREAD:
+    """preflight's rate_run when the caller has not read the latest succeeded run."""
 
 
 @dataclass(frozen=True)
@@ -99,30 +110,41 @@ class Preflight:
         return f"Estimated duration of the chosen strategies: {'; plus '.join(parts)}."
 
 
-def measured_rates(workload: Workload) -> tuple[ComparisonRun | None, dict[str, float], dict[str, float]]:
-    """Seconds per ledger FLOP of each strategy in the workload's latest succeeded run, and of each cached strategy's
-    prefill, as the planning prices them."""
-    # What the rates and the estimate read of the run (planning.measured_rates and prefill_rates, Preflight.estimate):
-    # Django built the SQL for all its other columns on every view of the workload page.
-    run = (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
-           .only("workload", "device", "model", "report", *run_settings.DEFAULTS).first())
-    if run is None:
-        return None, {}, {}
-    return run, planning.measured_rates(run), planning.prefill_rates(run)
+def latest_rate_run(workload: Workload) -> ComparisonRun | None:
+    """The workload's latest succeeded run, with the columns the durations read of it (Preflight.estimate) and the
+    ones its measured rates are kept under (rates_of)."""
+    return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
+            .only(*RATE_RUN_COLUMNS).first())
+
+
+def rates_of(run: ComparisonRun) -> tuple[dict[str, float], dict[str, float]]:
+    """Seconds per ledger FLOP of each strategy the run measured, and of each cached strategy's prefill, as the
+    planning prices them. A succeeded run's results and report are written once, before it succeeds (a retry
+    finishes again, at another time), so the rates are kept in Django's cache under the run and when it finished:
+    reading its results and decoding its whole report took a tenth of each view of the workload page."""
+    key = f"measured-rates:{run.pk}:{run.finished_at.isoformat() if run.finished_at else ''}"
+    rates = cache.get(key)
+    if rates is None:
+        rates = planning.measured_rates(run), planning.prefill_rates(run)
+        cache.set(key, rates, RATES_TIMEOUT_S)
+    return rates
 
 
 def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = None, *,
-              documents: Sequence[Document] | None = None, probes: int | None = None) -> Preflight:
+              documents: Sequence[Document] | None = None, probes: int | None = None,
+              rate_run: ComparisonRun | None | type[UNREAD] = UNREAD) -> Preflight:
     """Every strategy's fit and planned work for the workload's documents and probes as they are now, with the
     run's settings (`values`, as start_run takes them; unset ones are the run's defaults). A page that lists the
-    documents (in name order) and probes passes them, rather than have them read again."""
+    documents (in name order) and probes passes them, and the latest succeeded run (latest_rate_run's columns, or
+    None) if it has read it, rather than have them read again."""
     settled = {**run_settings.DEFAULTS, **{k: v for k, v in (values or {}).items() if v is not None}}
     cfg = run_settings.attention(settled)
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
     tokens = (tuple(d.tokens for d in documents) if documents is not None
               else tuple(workload.documents.values_list("tokens", flat=True)))
     probes = workload.probes.count() if probes is None else probes
-    run, rates, prefill_rates = measured_rates(workload)
+    run = latest_rate_run(workload) if rate_run is UNREAD else rate_run
+    rates, prefill_rates = rates_of(run) if run is not None else ({}, {})
     rows = _fits(shape, cfg, tokens, probes, tuple(rates.items()), tuple(prefill_rates.items()),
                  *(settled[name] for name in ("chunk_tokens", "chunk_overlap", "retrieval_chunks", "retrieval_tokens")))
     return Preflight(workload.target_model, shape.max_positions, sum(tokens), len(tokens), probes, list(rows),

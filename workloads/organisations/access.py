@@ -27,10 +27,11 @@ def organisation_of(user, needs: Role = Role.VIEWER) -> Organisation:
     return membership.organisation
 
 
-def workload_for(user, pk: int, needs: Role = Role.VIEWER) -> Workload:
-    """The workload if it belongs to the user's organisation; 404 otherwise (its existence is not revealed)."""
+def workload_for(user, pk: int, needs: Role = Role.VIEWER, related: tuple[str, ...] = ()) -> Workload:
+    """The workload if it belongs to the user's organisation; 404 otherwise (its existence is not revealed).
+    `related`: what to read with it (QuerySet.select_related)."""
     organisation = organisation_of(user, needs)
-    workload = get_object_or_404(Workload, pk=pk, organisation=organisation)
+    workload = get_object_or_404(Workload.objects.select_related(*related), pk=pk, organisation=organisation)
     workload.organisation = organisation  # the one already read: its pages show its time zone without a query
     return workload
 

@@ -170,11 +170,12 @@ def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     return _refusals(_points(results))
 
 
-def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
+def workload_charts(workload: Workload, latest: ComparisonRun | None) -> tuple[list[Chart], list[str]]:
     """The workload page's charts and the refusals said under them, from one read of its history: cached under the
-    history's rows themselves, so a view of an unchanged history makes no Point and draws nothing."""
-    latest = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).values_list("pk", "created_at").first()
-    return _workload_charts(workload.unit, timezone.get_current_timezone_name(), latest, _history(workload))
+    history's rows themselves, so a view of an unchanged history makes no Point and draws nothing. `latest` is the
+    workload's latest succeeded run (the page reads it once), or None."""
+    return _workload_charts(workload.unit, timezone.get_current_timezone_name(),
+                            (latest.pk, latest.created_at) if latest else None, _history(workload))
 
 
 @chart_cache.cached

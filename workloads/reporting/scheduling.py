@@ -90,9 +90,11 @@ def fire_times(schedule, n: int, after: dt.datetime) -> list[dt.datetime]:
 
 def next_fire_times(workload: Workload, n: int = 4, after: dt.datetime | None = None) -> list[dt.datetime]:
     """When the workload's beat entry fires next, in the organisation's time zone; none while it is disabled."""
-    # The entry with its crontab in one query (the workload page asks on every view).
-    task = (PeriodicTask.objects.select_related("crontab").filter(pk=workload.periodic_task_id).first()
-            if workload.periodic_task_id else None)
+    if Workload.periodic_task.is_cached(workload):
+        task = workload.periodic_task  # read with the workload, and its crontab (the workload page's)
+    else:  # the entry with its crontab in one query
+        task = (PeriodicTask.objects.select_related("crontab").filter(pk=workload.periodic_task_id).first()
+                if workload.periodic_task_id else None)
     if task is None or not task.enabled or task.crontab is None:
         return []
     times = fire_times(task.crontab.schedule, n, after or timezone.now())

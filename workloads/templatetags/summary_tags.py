@@ -8,12 +8,11 @@ register = template.Library()
 
 
 @register.inclusion_tag("workloads/includes/workload_summary_links.html", takes_context=True)
-def workload_summary_links(context, workload):
+def workload_summary_links(context, run):
     """The latest succeeded run's PDF, or the button that exports it: the run's number and period and whether its PDF
-    is done, without reading the run's report or the PDF."""
-    run = (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).only("workload", "period")
-           .annotate(done=pdf_exports.has_done()).first())
-    return {"request": context.get("request"), "workload": workload, "run": run, "done": run is not None and run.done}
+    is done (`run`, as the workload page reads it, annotated with pdf_exports.has_done; None without one), without
+    reading the run's report or the PDF."""
+    return {"request": context.get("request"), "run": run, "done": run is not None and run.done}
 
 
 @register.inclusion_tag("workloads/includes/run_summary_panel.html", takes_context=True)

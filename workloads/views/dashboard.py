@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, F, OuterRef, Subquery, Sum, Window
+from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -15,7 +15,7 @@ from django.utils import timezone
 from engine.decision import Decision
 from workloads.comparisons import run_columns
 from workloads.documents import document_sets
-from workloads.models import ComparisonRun, StrategyResult, SummaryEmail, Workload
+from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
 from workloads.organisations import access
 from workloads.reporting import scheduling
 from workloads.reporting.changes import accuracy_points, percent_change
@@ -75,36 +75,48 @@ def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
     return notes
 
 
-def _summaries(workloads: list[Workload], at: dt.datetime) -> list[Summary]:
-    """Every workload's summary in a fixed number of queries, however many workloads and runs there are: one query per
-    workload's card made the dashboard of a busy organisation slow."""
+def _summaries(workloads: list[Workload], at: dt.datetime) -> tuple[list[Summary], list[Alert]]:
+    """Every workload's summary, and the alerts of their latest comparisons, in a fixed number of queries however
+    many workloads and runs there are: one query per workload's card made the dashboard of a busy organisation
+    slow."""
     pks = [w.pk for w in workloads]
-    latest = (ComparisonRun.objects.filter(workload=OuterRef("pk")).order_by("-created_at", "-pk").values("pk")[:1])
-    latest_ids = Workload.objects.filter(pk__in=pks).annotate(run=Subquery(latest)).values("run")
-    runs = {run.workload_id: run for run in ComparisonRun.objects.defer(*run_columns.JSON).filter(pk__in=latest_ids)}
-    # The two latest succeeded runs of each workload, newest first: compared, then previous. Ranked by their keys
-    # alone, in a subquery: ranked with all their columns, the query took a quarter more CPU, most of it Django
-    # building the SQL that filters on the rank.
-    rank = Window(RowNumber(), partition_by=F("workload"), order_by=[F("created_at").desc(), F("pk").desc()])
-    two = (ComparisonRun.objects.filter(workload__in=pks, status=ComparisonRun.Status.SUCCEEDED)
-           .annotate(rank=rank).filter(rank__lte=2).values("pk"))
+    # Each workload's latest run in any state, and its two latest succeeded ones (compared, then previous), newest
+    # first, in one query. Ranked by their keys alone, in a subquery: ranked with all their columns, the query took a
+    # quarter more CPU, most of it Django building the SQL that filters on the rank.
+    newest_first = [F("created_at").desc(), F("pk").desc()]
+    ranked = (ComparisonRun.objects.filter(workload__in=pks)
+              .annotate(rank=Window(RowNumber(), partition_by=F("workload"), order_by=newest_first),
+                        rank_in_status=Window(RowNumber(), partition_by=[F("workload"), F("status")],
+                                              order_by=newest_first))
+              .filter(Q(rank=1) | Q(status=ComparisonRun.Status.SUCCEEDED, rank_in_status__lte=2)).values("pk"))
+    latest: dict[int, ComparisonRun] = {}
     finished: dict[int, list[ComparisonRun]] = {}
-    for run in (ComparisonRun.objects.filter(pk__in=two).select_related("gpu_price", "api_price")
+    for run in (ComparisonRun.objects.filter(pk__in=ranked).select_related("gpu_price", "api_price")
                 .prefetch_related("results").order_by("workload", "-created_at", "-pk")):
-        finished.setdefault(run.workload_id, []).append(run)
+        latest.setdefault(run.workload_id, run)
+        if run.status == ComparisonRun.Status.SUCCEEDED:
+            finished.setdefault(run.workload_id, []).append(run)
+    compared = {pair[0].pk: pair[0] for pair in finished.values()}
     emails: dict[int, SummaryEmail] = {}  # each compared run's latest mailing of its PDF
-    compared_ids = [pair[0].pk for pair in finished.values()]
-    for email in SummaryEmail.objects.filter(summary__run__in=compared_ids).annotate(run=F("summary__run")):
+    for email in SummaryEmail.objects.filter(summary__run__in=list(compared)).annotate(run=F("summary__run")):
         emails.setdefault(email.run, email)
     refirable = scheduling.refirable_periods(workloads, at)
     summaries = []
     for workload in workloads:
         for run in finished.get(workload.pk, []):
-            run.workload = workload  # the decision reads the workload's unit
-        latest_run = runs.get(workload.pk)
-        summaries.append(_summary(workload, latest_run, finished.get(workload.pk, []), emails,
+            run.workload = workload  # the decision reads the workload's unit, the alerts its name
+        summaries.append(_summary(workload, latest.get(workload.pk), finished.get(workload.pk, []), emails,
                                   refirable.get(workload.pk)))
-    return summaries
+    return summaries, _alerts(compared)
+
+
+def _alerts(compared: dict[int, ComparisonRun]) -> list[Alert]:
+    """The alerts of each workload's latest comparison (against the previous period's), newest run first, each with
+    its run (and the run's workload) as already read."""
+    alerts = list(Alert.objects.filter(run__in=list(compared)).only("run", "message"))
+    for alert in alerts:
+        alert.run = compared[alert.run_id]
+    return sorted(alerts, key=lambda a: (-a.run.created_at.timestamp(), -a.run_id, a.pk))
 
 
 def _summary(workload: Workload, latest: ComparisonRun | None, finished: list[ComparisonRun],
@@ -129,6 +141,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     workloads = (Workload.objects.filter(organisation=organisation).select_related("organisation")
                  .annotate(n_documents=Count("documents"), n_tokens=Sum("documents__tokens")))
+    summaries, alerts = _summaries(list(workloads), now)
     return render(request, "workloads/dashboard.html", {
-        "organisation": organisation, "summaries": _summaries(list(workloads), now),
+        "organisation": organisation, "summaries": summaries, "alerts": alerts,
     })

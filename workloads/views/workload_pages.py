@@ -13,9 +13,10 @@ from django.utils import timezone
 from workloads import deletion
 from workloads.comparisons import fit, starting
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm, unbound_html
-from workloads.models import Role, Upload
+from workloads.models import ComparisonRun, Role, Upload
 from workloads.organisations import access
 from workloads.reporting import page_charts
+from workloads.reporting.summary import pdf_exports
 from workloads.views import fragments
 from workloads.views.methods import form_page, read_only
 from workloads.views.outcomes import form_response, posted
@@ -80,12 +81,15 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @read_only
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    workload = access.workload_for(request.user, pk)
-    charts, refusals = page_charts.workload_charts(workload)
+    # With its beat entry and crontab, which the schedule panel shows: a query fewer.
+    workload = access.workload_for(request.user, pk, related=("periodic_task__crontab",))
+    latest = _latest_succeeded(workload)
+    charts, refusals = page_charts.workload_charts(workload, latest)
     documents, probes = list(workload.documents.defer("text")), list(workload.probes.all())
     # What the form's defaults would run, for the documents and probes the page lists; the form itself shows it for
     # what is posted.
-    preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES, documents=documents, probes=len(probes))
+    preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES, documents=documents, probes=len(probes),
+                              rate_run=latest)
     runs = workload.runs.only(*RUN_ROW)
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
@@ -103,4 +107,13 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "preflight": preflight,
         "charts": charts,
         "chart_refusals": refusals,
+        "latest_run": latest,
     })
+
+
+def _latest_succeeded(workload) -> ComparisonRun | None:
+    """The latest succeeded run, read once for what the page shows of it: the charts' latest comparison, the
+    durations' measured rates (fit.RATE_RUN_COLUMNS) and its PDF summary (period, and whether one is done). Each read
+    it for itself, three queries a view."""
+    return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
+            .only(*fit.RATE_RUN_COLUMNS, "created_at", "period").annotate(done=pdf_exports.has_done()).first())
