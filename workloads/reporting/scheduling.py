@@ -14,7 +14,7 @@ import zoneinfo
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
@@ -142,14 +142,15 @@ def refirable_period(workload: Workload, now: dt.datetime) -> str | None:
 
 
 def refirable_periods(workloads: list[Workload], now: dt.datetime) -> dict[int, str]:
-    """refirable_period for many workloads in two queries (the dashboard's): workload pk -> its refirable period."""
+    """refirable_period for many workloads in one query (the dashboard's): workload pk -> its refirable period."""
     periods = {w.pk: period_of(w, now).label for w in workloads if w.schedule != Workload.Schedule.OFF}
     if not periods:
         return {}
     each = functools.reduce(operator.or_, (Q(workload=pk, period=label) for pk, label in periods.items()))
-    fired = set(ScheduleEvent.objects.filter(each).values_list("workload", "period"))
-    standing = set(ComparisonRun.objects.filter(each, status__in=STANDING_STATUSES).values_list("workload", "period"))
-    return {pk: label for pk, label in periods.items() if (pk, label) in fired - standing}
+    standing = ComparisonRun.objects.filter(workload=OuterRef("workload"), period=OuterRef("period"),
+                                            status__in=STANDING_STATUSES)
+    fired = ScheduleEvent.objects.filter(each).exclude(Exists(standing)).values_list("workload", "period")
+    return {pk: label for pk, label in periods.items() if (pk, label) in set(fired)}
 
 
 def _standing_run(workload: Workload, period: str) -> ComparisonRun | None:
