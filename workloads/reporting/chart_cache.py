@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import pickle
 from pathlib import Path
 
 import plotly
@@ -26,13 +27,16 @@ TIMEOUT_S = 7 * 24 * 3600
 
 
 def key(name: str, inputs: tuple) -> str:
-    digest = hashlib.sha256(repr(inputs).encode()).hexdigest()
+    # pickle, not repr: the same values in a fifth of the CPU (the workload page's history of 20 runs: 0.1 against
+    # 0.6 ms). Unpickling gives the values back, so other values are always another key; equal values pickled
+    # differently (shared or separate objects) would only build a chart again.
+    digest = hashlib.sha256(pickle.dumps(inputs, protocol=5)).hexdigest()
     return f"chart:{CODE}:{name}:{digest}"
 
 
 def cached(build):
-    """Memoise `build(*inputs)` in Django's cache; `inputs` must be plain values whose repr says all they hold
-    (numbers, strings, datetimes, tuples and frozen dataclasses of them), never ORM objects."""
+    """Memoise `build(*inputs)` in Django's cache; `inputs` must be plain values that pickle whole (numbers,
+    strings, datetimes, tuples and frozen dataclasses of them), never ORM objects."""
 
     @functools.wraps(build)
     def built(*inputs):
