@@ -11,7 +11,7 @@ What it does, in order:
   not measurements), as a test's would be; the comparison that runs during the measurement is real.
 - queues a real comparison of the sample in every strategy and starts a Celery worker for it as the embedded default
   does (`scripts/embedded.sh`: queue gpu, concurrency 1, its niceness), and gunicorn with `--workers` sync workers as
-  the web image does (its command and gunicorn.conf.py), both on this machine;
+  the web image does (its command and deploy/gunicorn.conf.py), both on this machine;
 - once the worker has claimed the run, logs `--clients` clients in and has each fetch the three addresses in turn,
   with no pause, for `--seconds`;
 - reports per address the requests, errors, requests per second, p50, p95 and max latency, the load average,
@@ -266,9 +266,10 @@ def main() -> None:
         web = None
         base = args.url.rstrip("/") if args.url else f"http://127.0.0.1:{args.port}"
         if not args.url:
-            # The web image's command (Dockerfile), bound to loopback; gunicorn.conf.py is read from the root.
-            web = _start([sys.executable, "-m", "gunicorn", "costplanner.wsgi", "--timeout", "120", "--workers",
-                          str(args.workers), "--bind", f"127.0.0.1:{args.port}"], env, logs / "gunicorn.log")
+            # The web image's command (Dockerfile), its access log included, bound to loopback.
+            web = _start([sys.executable, "-m", "gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py",
+                          "--timeout", "120", "--access-logfile", "-", "--workers", str(args.workers),
+                          "--bind", f"127.0.0.1:{args.port}"], env, logs / "gunicorn.log")
             started.append(web)
             _wait(lambda: _answers(base), 60, "gunicorn to answer")
         run = None
