@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root
 
-from benchmarks.page_load import PASSWORD, USER  # noqa: E402  (after the path above)
+from benchmarks.page_load import PASSWORD, USER, postgres_cpu_seconds  # noqa: E402  (after the path above)
 
 HOST = "127.0.0.1"
 
@@ -88,22 +88,6 @@ def _log_in(app) -> dict:
     if not status.startswith("302"):
         raise SystemExit(f"logging in failed: {status}")
     return cookies
-
-
-def _postgres_cpu_seconds() -> float | None:
-    """CPU seconds of this machine's PostgreSQL so far, whoever it served: every postgres process's own, and the
-    postmaster's reaped children's (a backend that served a request and closed is gone from /proc but counted there);
-    None where no postgres process can be read."""
-    stats = {}
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
-                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            continue
-    ticks = sum(int(f[11]) + int(f[12]) for f in stats.values())  # utime, stime
-    ticks += sum(int(f[13]) + int(f[14]) for f in stats.values() if int(f[1]) not in stats)  # the postmaster's
-    return ticks / os.sysconf("SC_CLK_TCK") if stats else None
 
 
 def _ids() -> dict:
@@ -191,13 +175,13 @@ def main() -> None:
 
     cpu: dict[str, list[float]] = {name: [] for name in paths}
     load_before = [round(x, 2) for x in os.getloadavg()]
-    postgres_before = _postgres_cpu_seconds()
+    postgres_before = postgres_cpu_seconds()
     for _ in range(args.rounds):
         for name, (path, headers) in paths.items():
             started = time.process_time()
             _call(app, _environ(path, cookies, **headers))
             cpu[name].append((time.process_time() - started) * 1000)
-    postgres_after = _postgres_cpu_seconds()
+    postgres_after = postgres_cpu_seconds()
     result = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "device": f"{os.cpu_count()} CPU cores, {os.uname().nodename}", "load_average_before": load_before,
               "runs_in_workload": ids["runs"], "rounds": args.rounds, "pages": {},

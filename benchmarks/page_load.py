@@ -15,8 +15,8 @@ What it does, in order:
 - once the worker has claimed the run, logs `--clients` clients in and has each fetch the three addresses in turn,
   with no pause, for `--seconds`;
 - reports per address the requests, errors, requests per second, p50, p95 and max latency, the load average,
-  and the CPU seconds the web workers and the comparison worker took meanwhile; then cancels the run and stops what
-  it started.
+  and the CPU seconds the web workers, the comparison worker, PostgreSQL and the clients took meanwhile; then cancels
+  the run and stops what it started.
 
 Bounded: at most 50 clients, 120 seconds of measurement and 50,000 requests; everything listens on and talks to
 127.0.0.1 only (`--url` must be a loopback address).
@@ -29,6 +29,7 @@ import http.cookiejar
 import json
 import os
 import re
+import resource
 import secrets
 import signal
 import statistics
@@ -176,6 +177,28 @@ def _cpu_seconds(root_pid: int) -> float:
     return total
 
 
+def postgres_cpu_seconds() -> float | None:
+    """CPU seconds of this machine's PostgreSQL so far, whoever it served: every postgres process's own, and the
+    postmaster's reaped children's (a backend that served a request and closed is gone from /proc but counted there);
+    None where no postgres process can be read."""
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    ticks = sum(int(f[11]) + int(f[12]) for f in stats.values())  # utime, stime
+    ticks += sum(int(f[13]) + int(f[14]) for f in stats.values() if int(f[1]) not in stats)  # the postmaster's
+    return ticks / os.sysconf("SC_CLK_TCK") if stats else None
+
+
+def _own_cpu_seconds() -> float:
+    """User + system CPU seconds of this process: the clients' threads (its children, the servers, are not in it)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 class Client:
     """One logged-in person: a session cookie and the CSRF dance, over plain HTTP."""
 
@@ -286,12 +309,17 @@ def main() -> None:
             for path in paths.values():
                 client.fetch(path)
         cpu_before = {"web": _cpu_seconds(web.pid) if web else None,
-                      "worker": _cpu_seconds(worker.pid) if worker else None}
+                      "worker": _cpu_seconds(worker.pid) if worker else None,
+                      "postgres": postgres_cpu_seconds(), "clients": _own_cpu_seconds()}
         load_before = os.getloadavg()
         measured = _measure(clients, paths, args.seconds, args.max_requests)
         seconds = measured["seconds"]
         cpu = {name: round(_cpu_seconds(p.pid) - cpu_before[name], 1) if p else None
                for name, p in (("web", web), ("worker", worker))}
+        # Everything else that shared the cores: PostgreSQL (whoever it served), and this script's client threads.
+        postgres = postgres_cpu_seconds()
+        cpu["postgres"] = None if postgres is None else round(postgres - cpu_before["postgres"], 1)
+        cpu["clients"] = round(_own_cpu_seconds() - cpu_before["clients"], 1)
         load_after = os.getloadavg()
         # What the kernel was told: the worker's pool process runs the comparison.
         pool_niceness = [os.getpriority(os.PRIO_PROCESS, p) for p in _descendants(worker.pid)] if worker else []

@@ -46,7 +46,10 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = "workloads.sign_in_throttle.lockout_parameters"
 AXES_CLIENT_IP_CALLABLE = "workloads.sign_in_throttle.client_address"
 AXES_LOCKOUT_CALLABLE = "workloads.sign_in_throttle.lockout_response"
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "workloads.organisations.member_backend.MemberBackend"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "workloads.organisations.member_backend.MemberBackend",  # Django's ModelBackend, the membership read with the user
+]
 
 # Content-Security-Policy (django-csp: Django 5.2 has no CSP of its own; 6.0 does). The pages run no inline script
 # and no inline style, and load everything, plotly.js included, from this site. plotly.js (7.1.0's bundle) adds two

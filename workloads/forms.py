@@ -17,7 +17,7 @@ from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import pricing, starting
 from workloads.comparisons import model_choices
-from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, Probe, Role, Workload
+from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)

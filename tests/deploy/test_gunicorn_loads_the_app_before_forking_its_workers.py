@@ -38,8 +38,8 @@ def _image_config() -> str:
 def test_the_master_imports_every_view_before_forking(tmp_path):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key",
            "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, _image_config()], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", SCRIPT, _image_config()], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
 
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])

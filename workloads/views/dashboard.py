@@ -13,7 +13,6 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from engine.decision import Decision
-from workloads.comparisons import run_columns
 from workloads.documents import document_sets
 from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
 from workloads.organisations import access
