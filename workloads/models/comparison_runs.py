@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from engine import run_settings
 from engine.attention.config import AttentionConfig
-from engine.run_settings import DEFAULTS  # the web's list and defaults are the engine's
+from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
 from workloads.reporting.periods import period_of
 
 from workloads.models.jobs import Job, status_field
