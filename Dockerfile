@@ -39,7 +39,8 @@ FROM cpu AS web
 ENV PORT=8000
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["python", "deploy/healthcheck.py"]
-# deploy/gunicorn.conf.py keeps gunicorn from naming itself in a Server header.
+# deploy/gunicorn.conf.py loads the app before forking the workers, and keeps gunicorn from naming itself in a
+# Server header.
 CMD ["gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py", "--timeout", "120", "--access-logfile", "-"]
 
 FROM base AS gpu
