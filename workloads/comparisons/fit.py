@@ -110,11 +110,12 @@ class Preflight:
         return f"Estimated duration of the chosen strategies: {'; plus '.join(parts)}."
 
 
-def latest_rate_run(workload: Workload) -> ComparisonRun | None:
+def latest_rate_run(workload: Workload, *columns: str, **annotations) -> ComparisonRun | None:
     """The workload's latest succeeded run, with the columns the durations read of it (Preflight.estimate) and the
-    ones its measured rates are kept under (rates_of)."""
+    ones its measured rates are kept under (rates_of); a page that shows more of the run names its other `columns`
+    and `annotations`, and hands the run to preflight."""
     return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
-            .only(*RATE_RUN_COLUMNS).first())
+            .only(*RATE_RUN_COLUMNS, *columns).annotate(**annotations).first())
 
 
 def rates_of(run: ComparisonRun) -> tuple[dict[str, float], dict[str, float]]:

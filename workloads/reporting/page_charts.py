@@ -178,21 +178,20 @@ def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     return _refusals(_points(results))
 
 
-def workload_charts(workload: Workload, latest: ComparisonRun | None) -> tuple[list[Chart], list[str]]:
-    """The workload page's charts and the refusals said under them. `latest` is the workload's latest succeeded run
-    (the page reads it once), or None.
+def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
+    """The workload page's charts and the refusals said under them.
 
     Kept under what its succeeded runs' rows can change with (RUN_STAMP), read in one small query: the history's
     rows themselves, 8 a run, were a tenth of the page's CPU. On a miss the history is read and the charts are drawn
     from it, themselves cached under its rows, so a stamp that changed with rows that did not draws nothing."""
     zone = timezone.get_current_timezone_name()
-    latest_key = (latest.pk, latest.created_at) if latest else None
-    stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).order_by("pk")
+    stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).order_by("created_at", "pk")
                   .values_list(*RUN_STAMP))
-    name = chart_cache.key("workload_charts", (workload.pk, workload.unit, zone, latest_key, stamp))
+    latest = stamp[-1][:2] if stamp else None  # the latest succeeded run's (pk, created_at)
+    name = chart_cache.key("workload_charts", (workload.pk, workload.unit, zone, stamp))
     charts = cache.get(name)
     if charts is None:
-        charts = _workload_charts(workload.unit, zone, latest_key, _history(workload))
+        charts = _workload_charts(workload.unit, zone, latest, _history(workload))
         cache.set(name, charts, chart_cache.TIMEOUT_S)
     return charts
 

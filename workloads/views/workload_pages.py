@@ -13,7 +13,7 @@ from django.utils import timezone
 from workloads import deletion
 from workloads.comparisons import fit, starting
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm, unbound_html
-from workloads.models import ComparisonRun, Role, Upload
+from workloads.models import Role, Upload
 from workloads.organisations import access
 from workloads.reporting import page_charts
 from workloads.reporting.summary import pdf_exports
@@ -83,8 +83,9 @@ def workload_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # With its beat entry and crontab, which the schedule panel shows: a query fewer.
     workload = access.workload_for(request.user, pk, related=("periodic_task__crontab",))
-    latest = _latest_succeeded(workload)
-    charts, refusals = page_charts.workload_charts(workload, latest)
+    # The latest succeeded run, read once for its measured rates and its PDF summary (period, and whether one is done).
+    latest = fit.latest_rate_run(workload, "period", done=pdf_exports.has_done())
+    charts, refusals = page_charts.workload_charts(workload)
     documents, probes = list(workload.documents.defer("text")), list(workload.probes.all())
     # What the form's defaults would run, for the documents and probes the page lists; the form itself shows it for
     # what is posted.
@@ -110,10 +111,3 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "latest_run": latest,
     })
 
-
-def _latest_succeeded(workload) -> ComparisonRun | None:
-    """The latest succeeded run, read once for what the page shows of it: the charts' latest comparison, the
-    durations' measured rates (fit.RATE_RUN_COLUMNS) and its PDF summary (period, and whether one is done). Each read
-    it for itself, three queries a view."""
-    return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
-            .only(*fit.RATE_RUN_COLUMNS, "created_at", "period").annotate(done=pdf_exports.has_done()).first())

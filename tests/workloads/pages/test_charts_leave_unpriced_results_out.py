@@ -13,14 +13,9 @@ def _points(chart) -> dict:
     return {t["name"]: t["y"] for t in chart.figure["data"]}
 
 
-def _latest(workload):
-    """The workload's latest succeeded run, which the page reads once and hands the charts."""
-    return workload.runs.filter(status="succeeded").first()
-
-
 def _charts(workload) -> tuple[dict, list[str]]:
     """The workload page's charts by name, and the refusals said under them."""
-    charts, refusals = page_charts.workload_charts(workload, _latest(workload))
+    charts, refusals = page_charts.workload_charts(workload)
     return {chart.name: chart for chart in charts}, refusals
 
 
@@ -68,7 +63,7 @@ def test_an_unpriced_run_has_no_cost_against_quality_chart(workload, probe, pric
 
 
 def test_an_empty_history_gives_a_sentence_instead_of_a_chart(workload):
-    charts, refusals = page_charts.workload_charts(workload, _latest(workload))
+    charts, refusals = page_charts.workload_charts(workload)
     assert [chart.name for chart in charts] == ["cost-over-time", "accuracy-over-time", "unit-cost-over-time",
                                                  "cost-vs-quality"]
     for chart in charts:

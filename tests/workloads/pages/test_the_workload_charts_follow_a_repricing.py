@@ -17,8 +17,7 @@ DENSE = "Whole documents (dense)"
 
 
 def _dense_dollars(workload) -> list[float]:
-    latest = workload.runs.filter(status="succeeded").first()  # as the page hands it the charts
-    charts, _ = page_charts.workload_charts(workload, latest)
+    charts, _ = page_charts.workload_charts(workload)
     cost = next(chart for chart in charts if chart.name == "cost-over-time")
     return next(trace["y"] for trace in cost.figure["data"] if trace["name"] == DENSE)
 
