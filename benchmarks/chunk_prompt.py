@@ -48,7 +48,7 @@ wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
 import torch  # noqa: E402
 
-from benchmarks.cpu_prefill import cpu_model  # noqa: E402
+from benchmarks.machine import cpu_model  # noqa: E402
 from engine import compare as cmp  # noqa: E402
 from engine import subject_guard  # noqa: E402
 from engine.abstention import says_none  # noqa: E402

@@ -12,7 +12,6 @@ Writes benchmarks/cpu_prefill.json and prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import sys
 from datetime import date
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script:
 import torch  # noqa: E402
 import transformers  # noqa: E402
 
+from benchmarks.machine import cpu_model  # noqa: E402
 from engine import ledger  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.generate import generate  # noqa: E402
@@ -47,13 +47,6 @@ def real_text_ids(lm, n: int) -> list[int]:
     while len(ids) < n:
         ids = ids + ids
     return ids[:n]
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

@@ -35,7 +35,8 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root
 
-from benchmarks.page_load import PASSWORD, USER, postgres_cpu_seconds  # noqa: E402  (after the path above)
+from benchmarks.machine import cpu_model  # noqa: E402  (after the path above)
+from benchmarks.page_load import PASSWORD, USER, postgres_cpu_seconds  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -183,7 +184,8 @@ def main() -> None:
             cpu[name].append((time.process_time() - started) * 1000)
     postgres_after = postgres_cpu_seconds()
     result = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-              "device": f"{os.cpu_count()} CPU cores, {os.uname().nodename}", "load_average_before": load_before,
+              "device": f"{cpu_model()}, {os.cpu_count()} CPU cores, {os.uname().nodename}",
+              "load_average_before": load_before,
               "runs_in_workload": ids["runs"], "rounds": args.rounds, "pages": {},
               # All three addresses together, per request: the database's side of the same work.
               "postgres_cpu_ms_per_request": None if postgres_before is None else

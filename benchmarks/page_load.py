@@ -46,6 +46,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root
 
+from benchmarks.machine import cpu_model  # noqa: E402  (after the path above)
+
 MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 50, 120, 50_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 USER, PASSWORD = "loadtest", "load-test-password-" + "x" * 8
@@ -328,7 +330,7 @@ def main() -> None:
         everything = [s for samples in measured["samples"].values() for s in samples]
         result = {
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "device": f"{os.cpu_count()} CPU cores, {os.uname().nodename}",
+            "device": f"{cpu_model()}, {os.cpu_count()} CPU cores, {os.uname().nodename}",
             "clients": args.clients, "gunicorn_workers": None if args.url else args.workers,
             "runs_in_workload": ids["runs"], "seconds": round(seconds, 1),
             "comparison": None if run is None else {
