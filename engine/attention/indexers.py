@@ -129,6 +129,9 @@ def mass_scores(
     the attention mass dense attention would put on kb. Every block up to qb's own is scored.
     layout, out: as for exact_scores.
     """
+    if layout.n_q_blocks == 1:
+        scores = _one_block_mass(q, k, layout)
+        return scores if out is None else out.copy_(scores)
     b, hq, _, d = q.shape
     hkv = k.shape[1]
     bs = layout.block_size
@@ -156,6 +159,23 @@ def mass_scores(
     return scores if out is None else out.copy_(scores)
 
 
+def _one_block_mass(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+    """mass_scores for queries that all sit in one block (a decode step, a question's tail): only the real
+    queries are scored. The chunked path pads them to a whole block, 64 rows for a decode step's one, which made
+    an indexer layer's decode step cost more than the model's linear layers at 16K (issue 35)."""
+    b, hq, tq, d = q.shape
+    hkv, tk = k.shape[1], k.shape[2]
+    acc = torch.promote_types(q.dtype, torch.float32)
+    s = torch.einsum("bhgtd,bhjd->bhgtj", q.to(acc).view(b, hkv, hq // hkv, tq, d), k.to(acc)).mul_(d**-0.5)
+    if tq > 1:
+        q_pos = torch.arange(tk - tq, tk, device=q.device)
+        s.masked_fill_(torch.arange(tk, device=q.device)[None, :] > q_pos[:, None], float("-inf"))
+    mass = torch.softmax(s, dim=-1).sum(dim=(2, 3))  # [B, HKV, Tk]
+    n_kb = layout.n_k_blocks
+    mass = torch.nn.functional.pad(mass, (0, n_kb * layout.block_size - tk))
+    return mass.view(b, hkv, 1, n_kb, layout.block_size).sum(-1).float()
+
+
 def pooled_mass_scores(
     q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, out: torch.Tensor | None = None
 ) -> torch.Tensor:
@@ -172,6 +192,9 @@ def pooled_mass_scores(
     its keys get. One query row per block instead of B: 1/B of mass_scores' work, and a single key
     that stands out (a planted fact) still wins its block, which mean-pooled keys would blur away.
     """
+    if layout.n_q_blocks == 1:
+        # The one query block is the last: its row is mass_scores' (a decode step, a short question).
+        return mass_scores(q, k, layout, out)
     b, hq, _, d = q.shape
     hkv = k.shape[1]
     bs = layout.block_size

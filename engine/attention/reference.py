@@ -131,12 +131,34 @@ def sparse_decode(
     block_idx: [B, HKV, 1, S] ascending key block ids, -1 padding last.
     out: [B, HQ, 1, D] to write into, or None. Returns [B, HQ, 1, D] in q's dtype.
 
-    The reference is the prefill path with one query; the Triton kernel splits the
-    selected blocks over programs and merges their partial softmaxes by log-sum-exp.
+    Not the prefill path with one query: that pads the query to a whole block (63 idle rows of 64) and builds a
+    [BLOCK, S*BLOCK] mask, three times dense decode's work at 16K (issue 35). Here the selected keys' rows are
+    gathered straight from the cache (no padded copy of it), the GQA group's query heads are the rows of one SDPA
+    entry per KV head, and the mask is one row: the only keys hidden are padding ids and the diagonal block's
+    positions past the cache's end, as every selected key sits at or before the query. The Triton kernel splits
+    the selected blocks over programs and merges their partial softmaxes by log-sum-exp.
     """
     if q.shape[2] != 1:
         raise ValueError(f"decode takes one query per sequence, got {q.shape[2]}")
-    return block_sparse_attention(q, k, v, block_idx, scale, block_size, out=out)
+    b, hq, _, d = q.shape
+    hkv, tk = k.shape[1], k.shape[2]
+    if block_idx.shape[:3] != (b, hkv, 1):
+        raise ValueError(f"block index {tuple(block_idx.shape)} does not match one query block")
+    # Padding (-1) comes last in every row, so the widest row's real blocks bound what must be read.
+    used = max(1, int((block_idx >= 0).sum(-1).max()))
+    blocks = block_idx[:, :, 0, :used]  # [B, HKV, U]
+    tok = (blocks.clamp(min=0)[..., None] * block_size + torch.arange(block_size, device=q.device)).flatten(-2)
+    visible = (blocks >= 0).repeat_interleave(block_size, dim=-1) & (tok < tk)  # [B, HKV, U*BLOCK]
+    rows = tok.clamp(max=tk - 1)
+    bi = torch.arange(b, device=q.device)[:, None, None]
+    hi = torch.arange(hkv, device=q.device)[None, :, None]
+    k_sel = k[bi, hi, rows].view(b * hkv, 1, -1, d)
+    v_sel = v[bi, hi, rows].view(b * hkv, 1, -1, d)
+    q_rows = q.reshape(b * hkv, 1, hq // hkv, d)  # a KV head's query heads are consecutive (repeat_kv's order)
+    mask = visible.view(b * hkv, 1, 1, -1)
+    o = F.scaled_dot_product_attention(q_rows, k_sel, v_sel, attn_mask=mask, scale=scale)
+    result = o.view(b, hq, 1, d)
+    return result if out is None else out.copy_(result)
 
 
 def _as_blocks(x: torch.Tensor, layout: QueryLayout) -> torch.Tensor:

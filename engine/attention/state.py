@@ -156,7 +156,9 @@ class SparseAttention:
         return self._selection(layout, index_with_picks(self.cfg, layout, picked), picked)
 
     def _selection(self, layout: QueryLayout, index: torch.Tensor, picked: torch.Tensor | None) -> Selection:
-        plan = GatherPlan.from_index(index, layout) if self.backend(index.device).uses_gather_plan else None
+        # Decode reads the index directly (reference.sparse_decode): no plan to build for one query.
+        gathers = self.backend(index.device).uses_gather_plan and layout.q_len > 1
+        plan = GatherPlan.from_index(index, layout) if gathers else None
         return Selection(layout, index, picked, plan)
 
     def _tally_recall(self, layer: int, q: torch.Tensor, k: torch.Tensor, selection: Selection) -> None:
