@@ -15,6 +15,7 @@ from transformers import DynamicCache
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
 from engine.errors import EngineError
 from engine.measure import Measurement, Meter
+from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 
 # lm_head over a whole 8K prompt would be [8K, 49K] logits; score in slices.
@@ -93,7 +94,7 @@ def generate(
         raise EngineError(f"prefill chunk must be 1 token or more, got {prefill_chunk}")
     check_length(lm, len(prompt_ids) + max_new_tokens, "the prompt plus the new tokens")
     attention = attention_for(lm, cfg, measure_overlap, measure_recall)
-    cache = DynamicCache(config=lm.config)
+    cache = appending_cache(lm.config)
     ids = torch.tensor([prompt_ids], device=lm.device)
     step = prefill_chunk or len(prompt_ids)
     with Meter(lm.device) as prefill:

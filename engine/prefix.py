@@ -33,6 +33,7 @@ from engine.generate import (
     GenerationResult, attention_for, check_length, check_new_tokens, decode, forward,
 )
 from engine.measure import Measurement, Meter
+from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 
 
@@ -73,7 +74,7 @@ def prefill_prefix(lm: LoadedModel, prefix_ids: Sequence[int], cfg: AttentionCon
         raise EngineError("the prefix is empty")
     check_length(lm, len(prefix_ids), "the prefix")
     attention = attention_for(lm, cfg)
-    cache = DynamicCache(config=lm.config)
+    cache = appending_cache(lm.config)
     cache.activate_past_recording()
     with Meter(lm.device) as prefill:
         forward(lm, torch.tensor([list(prefix_ids)], device=lm.device), cache, attention)

@@ -142,14 +142,17 @@ class SparseAttention:
 
     def _score(self, layer: int, q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
         self.indexer_calls[layer] += 1
-        return self._scorer(q.device)(q, k, layout)
+        # Named for torch.profiler: benchmarks/cpu_long_context.py reports the indexer's and the selection's share.
+        with torch.profiler.record_function("costplanner.indexer"):
+            return self._scorer(q.device)(q, k, layout)
 
     def _scorer(self, device: torch.device):
         return self.backend(device).scorer(self.cfg.indexer)
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
-        index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
-        return self._selection(layout, index, picked)
+        with torch.profiler.record_function("costplanner.selection"):
+            index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
+            return self._selection(layout, index, picked)
 
     def _reuse_picks(self, layer: int, layout: QueryLayout) -> Selection:
         picked = self._picks[layer]

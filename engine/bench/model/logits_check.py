@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import torch
-from transformers import DynamicCache
 
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
 from engine.generate import forward
+from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 
 # bf16 through every layer of a random model: the two backends round differently, and the
@@ -34,7 +34,7 @@ def logits_check(lm: LoadedModel, base: AttentionConfig, tokens: int, modes, ind
 
 def _logits(lm: LoadedModel, cfg: AttentionConfig, ids: torch.Tensor, backend: str) -> torch.Tensor:
     attention = SparseAttention(cfg, LayerPlan.build(cfg, lm.n_layers, frozenset()), backend_name=backend)
-    cache = DynamicCache(config=lm.config)
+    cache = appending_cache(lm.config)
     half = ids.shape[1] // 2
     forward(lm, ids[:, :half], cache, attention)
     return forward(lm, ids[:, half:], cache, attention, logits_to_keep=0)[0]

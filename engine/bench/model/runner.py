@@ -11,7 +11,7 @@ from pathlib import Path
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
-from transformers import AutoModelForCausalLM, DynamicCache
+from transformers import AutoModelForCausalLM
 
 from engine.attention import AttentionConfig, LayerPlan
 from engine.attention.config import INDEXERS
@@ -26,6 +26,7 @@ from engine.generate import forward
 from engine.jsonfile import write_json_atomic
 from engine.measure import Meter, device_name
 from engine.model import hf_attention
+from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,8 @@ def run_bench(args: argparse.Namespace) -> int:
         "attention": {**s["base"].__dict__},
         "method": (
             "random bf16 weights made on the device (transformers from_config); one forward per prefill chunk "
-            "against a DynamicCache, then decode_tokens one-token forwards, through engine.generate.forward. "
+            "against a DynamicCache that appends in place (engine.model.kv_cache), then decode_tokens one-token "
+            "forwards, through engine.generate.forward. "
             "Seconds: CUDA events (CPU: perf_counter). Shares: events around every attention call and around "
             "the indexer (scores + selection) inside them; other = forward - attention. Each variant runs once "
             "untimed at the first length's first two chunks first (compilation, autotuning)."
@@ -125,7 +127,7 @@ def measure(lm: LoadedModel, cfg: AttentionConfig, tokens: int, chunk: int, deco
     device = lm.device
     plan = LayerPlan.build(cfg, lm.n_layers, frozenset())
     attention = TimedAttention(cfg, plan, backend_name=backend_name, device=device)
-    cache = DynamicCache(config=lm.config)
+    cache = appending_cache(lm.config)
     ids = torch.randint(lm.config.vocab_size, (1, tokens), device=device)
     if device.type == "cuda":
         torch.cuda.reset_peak_memory_stats(device)

@@ -1,0 +1,146 @@
+"""The default model's prefill and decode per attention mode at 4K to 32K tokens of real text, on this CPU.
+
+Usage: .venv/bin/python benchmarks/cpu_long_context.py [--lengths 4096 8192 16384 32704] [--rounds 3]
+       [--decode-tokens 8] [--json benchmarks/cpu_long_context.json]
+
+Dense, naive sparse and Index Share at the runs' defaults (engine.run_settings: window 256, top-k 256, 2 strided
+global blocks, the pooled_mass indexer, groups of 4; uniform groups, as calibrated anchors change where the groups
+start, not how many there are). The text is samples/contracts, repeated to length. Every round runs every length
+and, within it, every mode in turn (interleaved), each a fresh prefill then `--decode-tokens` one-token forwards at
+the end of the context. Times are computed CPU seconds (process CPU time / torch's threads, engine.measure), which
+the machine's load moves far less than the wall clock; each is reported as min, median and max over the rounds,
+with peak resident memory above the start, and each mode's median ratio to dense beside the ledger's FLOP ratio.
+
+One more Index Share prefill per length runs under torch.profiler after the timed rounds, for the share of its time
+spent in the indexer and in selection (the ranges engine.attention.state names): profiling slows the call, so
+only the shares are kept from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
+
+from engine.openmp import wait_passively  # noqa: E402
+
+wait_passively()  # before torch loads (engine/openmp.py)
+
+import torch  # noqa: E402
+import transformers  # noqa: E402
+
+from benchmarks.cpu_prefill import real_text_ids  # noqa: E402
+from benchmarks.machine import cpu_model  # noqa: E402
+from engine import ledger  # noqa: E402
+from engine.attention import AttentionConfig  # noqa: E402
+from engine.generate import generate  # noqa: E402
+from engine.jsonfile import write_json_atomic  # noqa: E402
+from engine.measure import device_name  # noqa: E402
+from engine.model.loader import load_model  # noqa: E402
+from engine.run_settings import DEFAULTS  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+MODES = ("dense", "naive_sparse", "index_share")
+RANGES = ("costplanner.indexer", "costplanner.selection")
+
+
+def run_config(mode: str) -> AttentionConfig:
+    return AttentionConfig(mode=mode, window=DEFAULTS["window"], topk=DEFAULTS["topk"],
+                           global_blocks=DEFAULTS["global_blocks"], group_size=DEFAULTS["group_size"],
+                           indexer=DEFAULTS["indexer"])
+
+
+def spread(values: list[float]) -> dict:
+    return {"min": min(values), "median": statistics.median(values), "max": max(values), "all": values}
+
+
+def profiled_shares(lm, ids: list[int]) -> dict:
+    """Share of one Index Share prefill's CPU time in the indexer and in selection."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        result = generate(lm, ids, run_config("index_share"), max_new_tokens=0)
+    totals = {e.key: e.cpu_time_total / 1e6 for e in prof.key_averages() if e.key in RANGES}
+    whole = result.prefill.seconds  # wall clock of the profiled call: the ranges are wall-clock too
+    return {name.removeprefix("costplanner."): totals.get(name, 0.0) / whole for name in RANGES} | {
+        "profiled_prefill_wall_s": whole}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lengths", type=int, nargs="+", default=[4096, 8192, 16384, 32704])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--decode-tokens", type=int, default=8)
+    parser.add_argument("--json", type=Path, default=HERE / "cpu_long_context.json")
+    args = parser.parse_args()
+
+    lm = load_model()
+    shape = ledger.from_hf_config(lm.config, lm.name)
+    texts = {n: real_text_ids(lm, n) for n in args.lengths}
+    generate(lm, texts[args.lengths[0]][:256], run_config("index_share"), 2)  # warm up allocator and kernels
+    timed: dict[tuple[int, str], dict[str, list[float]]] = {}
+    for r in range(args.rounds):
+        for n in args.lengths:
+            for mode in MODES:
+                result = generate(lm, texts[n], run_config(mode), max_new_tokens=args.decode_tokens + 1)
+                t = timed.setdefault((n, mode), {"prefill": [], "decode": [], "peak": []})
+                t["prefill"].append(result.prefill.cpu_seconds)
+                t["decode"].append(result.decode.cpu_seconds / max(1, result.decode_forwards))
+                t["peak"].append(result.prefill.peak_memory_bytes / 2**20)
+                print(f"round {r + 1}, {n} tokens, {mode}: prefill {t['prefill'][-1]:.2f} s, "
+                      f"decode {t['decode'][-1]:.3f} s/token", flush=True)
+    rows = []
+    for n in args.lengths:
+        dense = {k: statistics.median(v) for k, v in timed[n, "dense"].items()}
+        dense_cfg = run_config("dense")
+        for mode in MODES:
+            cfg, t = run_config(mode), timed[n, mode]
+            prefill_flops = ledger.prefill_costs(shape, cfg, n).total_flops
+            decode_flops = ledger.marginal_costs(shape, cfg, n).total_flops
+            rows.append({
+                "tokens": n, "mode": mode,
+                "prefill_s": spread(t["prefill"]), "decode_s_per_token": spread(t["decode"]),
+                "peak_mib": max(t["peak"]),
+                "prefill_speedup": dense["prefill"] / statistics.median(t["prefill"]),
+                "decode_speedup": dense["decode"] / statistics.median(t["decode"]),
+                "ledger_prefill_speedup": ledger.prefill_costs(shape, dense_cfg, n).total_flops / prefill_flops,
+                "ledger_decode_speedup": ledger.marginal_costs(shape, dense_cfg, n).total_flops / decode_flops,
+                "prefill_gflops": prefill_flops / 1e9,
+            })
+        print(f"{n} tokens: profiling Index Share's prefill", flush=True)
+        rows[-1]["shares"] = profiled_shares(lm, texts[n])
+
+    report = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
+        "device": f"{cpu_model()}, {device_name(torch.device('cpu'))}",
+        "torch": torch.__version__, "transformers": transformers.__version__,
+        "model": lm.name, "dtype": str(lm.model.dtype).removeprefix("torch."),
+        "attention": {m: run_config(m).__dict__ for m in MODES},
+        "rounds": args.rounds, "decode_tokens": args.decode_tokens,
+        "basis": "computed CPU seconds (process CPU time / torch threads); speedups are dense's median / the mode's",
+        "rows": rows,
+    }
+    write_json_atomic(args.json, report)
+    print(f"\nDevice: {report['device']}; {lm.name}; median (min-max) of {args.rounds} interleaved rounds\n")
+    print(table(report))
+
+
+def table(report: dict) -> str:
+    lines = ["| tokens | mode | prefill s | vs dense (ledger) | decode s/token | vs dense (ledger) | peak MiB |",
+             "|---:|---|---:|---:|---:|---:|---:|"]
+    for r in report["rows"]:
+        p, d = r["prefill_s"], r["decode_s_per_token"]
+        lines.append(
+            f"| {r['tokens']} | {r['mode']} | {p['median']:.2f} ({p['min']:.2f}-{p['max']:.2f}) | "
+            f"{r['prefill_speedup']:.2f}x ({r['ledger_prefill_speedup']:.2f}x) | "
+            f"{d['median']:.3f} ({d['min']:.3f}-{d['max']:.3f}) | "
+            f"{r['decode_speedup']:.2f}x ({r['ledger_decode_speedup']:.2f}x) | {r['peak_mib']:.0f} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
