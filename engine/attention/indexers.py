@@ -50,6 +50,9 @@ from engine.attention.layout import QueryLayout
 # Exact scoring materialises [HQ, rows, Tk] scores in the input dtype; rows are
 # chunked to keep that under about 2^26 elements.
 _EXACT_CHUNK_ELEMENTS = 1 << 26
+# The pooled_mass indexer's score rows are chunked to about 2^25 elements at a time (64 MiB in bf16): rows of fewer
+# queries made the CPU's matrix products slower (measured at 32K: 2^24 1.4 s an indexer layer, 2^25 0.85 s).
+_POOLED_MASS_CHUNK_ELEMENTS = 1 << 25
 
 
 def pooled_scores(
@@ -130,7 +133,7 @@ def mass_scores(
     layout, out: as for exact_scores.
     """
     if layout.n_q_blocks == 1:
-        scores = _one_block_mass(q, k, layout)
+        scores = _one_block_mass(q, k, layout, products=torch.promote_types(q.dtype, torch.float32))
         return scores if out is None else out.copy_(scores)
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -159,19 +162,17 @@ def mass_scores(
     return scores if out is None else out.copy_(scores)
 
 
-def _one_block_mass(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
+def _one_block_mass(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, products: torch.dtype) -> torch.Tensor:
     """mass_scores for queries that all sit in one block (a decode step, a question's tail): only the real
     queries are scored. The chunked path pads them to a whole block, 64 rows for a decode step's one, which made
-    an indexer layer's decode step cost more than the model's linear layers at 16K (issue 35)."""
+    an indexer layer's decode step cost more than the model's linear layers at 16K (issue 35).
+
+    products: the dtype q.k is computed in, the softmax always in fp32 or wider."""
     b, hq, tq, d = q.shape
     hkv, tk = k.shape[1], k.shape[2]
     acc = torch.promote_types(q.dtype, torch.float32)
-    # The products in the cache's own dtype, the softmax in fp32: a bf16 matmul accumulates in fp32 and rounds
-    # once, and reads the keys where an fp32 copy of them would be written and read again, which made a decode
-    # step's scoring at 32K cost 2-3x more (2-core CPU). On random keys at 32K the mass it gives is 4e-4 from fp32's
-    # (relative) at unit-variance logits and 2.4% at logits 16 times as spread, with the same top 8 blocks.
-    q_rows = (q * d**-0.5).reshape(b, hkv, hq // hkv * tq, d)
-    s = torch.matmul(q_rows, k.transpose(-1, -2)).to(acc).view(b, hkv, hq // hkv, tq, tk)
+    q_rows = (q.to(products) * d**-0.5).reshape(b, hkv, hq // hkv * tq, d)
+    s = torch.matmul(q_rows, k.to(products).transpose(-1, -2)).to(acc).view(b, hkv, hq // hkv, tq, tk)
     if tq > 1:
         q_pos = torch.arange(tk - tq, tk, device=q.device)
         s.masked_fill_(torch.arange(tk, device=q.device)[None, :] > q_pos[:, None], float("-inf"))
@@ -196,26 +197,50 @@ def pooled_mass_scores(
     causal keys normalises them, so each head spends a mass of 1, and a block's score is the mass
     its keys get. One query row per block instead of B: 1/B of mass_scores' work, and a single key
     that stands out (a planted fact) still wins its block, which mean-pooled keys would blur away.
+
+    Precision: the products are computed in the keys' dtype (bf16 in a model; fp64 stays fp64 for the oracle) and
+    the softmax in fp32, its probabilities stored in the keys' dtype. A bf16 product accumulates in fp32 and rounds
+    once; it runs on the CPU's bf16 units and never writes an fp32 copy of the keys, which at 32K made this
+    indexer 2.5x slower on the 2-core CPU (issue 35). On random inputs at 32K the last row's mass is 4e-4 from
+    fp32 products' (relative) at unit-variance logits and 2.4% at logits 16 times as spread, with the same top 8
+    blocks. The Triton kernel keeps fp32 products (its module docstring).
     """
-    if layout.n_q_blocks == 1:
-        # The one query block is the last: its row is mass_scores' (a decode step, a short question).
-        return mass_scores(q, k, layout, out)
+    if layout.n_q_blocks == 1:  # a decode step, a short question: the one query block is the last
+        scores = _one_block_mass(q, k, layout, products=k.dtype)
+        return scores if out is None else out.copy_(scores)
     b, hq, _, d = q.shape
-    hkv = k.shape[1]
-    bs = layout.block_size
-    n_kb = layout.n_k_blocks
+    hkv, group = k.shape[1], hq // k.shape[1]
+    bs, nqb, n_kb = layout.block_size, layout.n_q_blocks, layout.n_k_blocks
     acc = torch.promote_types(q.dtype, torch.float32)
     real = layout.real_queries(q.device).to(acc)  # [NQB, BLOCK]
-    q_mean = (layout.pad(q).to(acc) * real[None, None, :, :, None]).sum(3) / real.sum(1)[None, None, :, None]
-    k_pad = torch.nn.functional.pad(k.to(acc), (0, 0, 0, n_kb * bs - k.shape[2]))
-    s = torch.einsum("bhgqd,bhjd->bhgqj", q_mean.view(b, hkv, hq // hkv, layout.n_q_blocks, d), k_pad) * d**-0.5
-    # A pooled query stands for its whole block: it sees every key up to its block's last real query.
+    # Padding slots are zeros: the sum over a block is its real queries' sum.
+    q_mean = layout.pad(q).sum(3, dtype=acc) / real.sum(1)[None, None, :, None]
+    # The products in the keys' dtype (bf16 on the AMX/AVX-512 units; fp64 stays fp64 for the oracle), the scale
+    # folded into the queries, the softmax in fp32. A pooled query stands for its whole block: it sees every key up
+    # to its block's last real query.
+    q_rows = (q_mean * d**-0.5).to(k.dtype).view(b, hkv, group, nqb, d)
     last = layout.q_positions(q.device).masked_fill(real == 0, -1).amax(1)  # [NQB]
-    key_pos = torch.arange(n_kb * bs, device=q.device)
-    visible = (key_pos[None, :] <= last[:, None]) & (key_pos < layout.kv_len)[None, :]  # [NQB, J]
-    p = torch.softmax(s.masked_fill(~visible, float("-inf")), dim=-1)
-    scores = p.unflatten(-1, (n_kb, bs)).sum(dim=(2, 5)).float()
-    scores[:, :, -1:] = mass_scores(q[:, :, -last_block_queries(layout):], k, last_query_block(layout))
+    scores = torch.zeros((b, hkv, nqb, n_kb), device=q.device, dtype=torch.float32)
+    # Rows in chunks, each reading only the keys its last row sees: about the causal half of the work, and scores of
+    # _POOLED_MASS_CHUNK_ELEMENTS at a time. At 32K one unchunked fp32 pass wrote and re-read ~1 GB several times:
+    # 2.2 computed seconds an indexer layer on the 2-core CPU, 20% of Index Share's prefill (0.85 s now, issue 35).
+    rows = max(1, _POOLED_MASS_CHUNK_ELEMENTS // (hq * layout.kv_len))
+    for start in range(0, nqb - 1, rows):  # the last row is mass_scores' own, below
+        stop = min(start + rows, nqb - 1)
+        seen_blocks = int(last[stop - 1]) // bs + 1
+        seen = min(seen_blocks * bs, layout.kv_len)  # whole blocks, but for the cache's last one
+        chunk = q_rows[:, :, :, start:stop].reshape(b, hkv, group * (stop - start), d)
+        s = torch.matmul(chunk, k[:, :, :seen].transpose(-1, -2)).view(b, hkv, group, stop - start, seen)
+        first_hidden = int(last[start]) + 1  # keys before it are visible to every row of the chunk
+        if first_hidden < seen:
+            key_pos = torch.arange(first_hidden, seen, device=q.device)
+            s[..., first_hidden:].masked_fill_(key_pos[None, :] > last[start:stop, None], float("-inf"))
+        p = torch.softmax(s, dim=-1)  # computed in fp32 inside, stored in the keys' dtype: one pass fewer
+        if seen < seen_blocks * bs:
+            p = torch.nn.functional.pad(p, (0, seen_blocks * bs - seen))
+        blocks = p.view(*p.shape[:-1], seen_blocks, bs).sum(-1)  # accumulated in fp32, rounded once
+        scores[:, :, start:stop, :seen_blocks] = blocks.to(acc).sum(2).float()
+    scores[:, :, -1:] = _one_block_mass(q[:, :, -last_block_queries(layout):], k, last_query_block(layout), k.dtype)
     return scores if out is None else out.copy_(scores)
 
 

@@ -1,15 +1,13 @@
 """Decode attends one query against its selected blocks: no padded query block, no dense-sized mask.
 
 The decode path is separate from the prefill path (engine.attention.reference.sparse_decode), so it is checked
-against it here, and the one-block indexer path against the chunked one, on uneven selections per KV head.
+against it here, on uneven selections per KV head.
 """
 
 import pytest
 import torch
 
 from engine.attention import block_sparse_attention
-from engine.attention.indexers import last_query_block, mass_scores, pooled_mass_scores
-from engine.attention.layout import QueryLayout
 from engine.attention.reference import sparse_decode
 from tests.engine.conftest import random_qkv, relative_error
 
@@ -43,15 +41,3 @@ def test_it_refuses_more_than_one_query():
     q, k, v = random_qkv(2, 100)
     with pytest.raises(ValueError, match="one query"):
         sparse_decode(q, k, v, torch.zeros(1, 2, 1, 1, dtype=torch.long), scale=0.2, block_size=16)
-
-
-@pytest.mark.parametrize("tq,tk", [(1, 300), (40, 300), (5, 129)])
-def test_the_one_block_indexer_path_scores_as_the_last_row_of_the_chunked_one(tq, tk):
-    torch.manual_seed(tq)
-    q, k, _ = (t.double() for t in random_qkv(tq + 64, tk))
-    layout = QueryLayout(q_len=tq + 64, kv_len=tk, block_size=16)  # several query blocks: the chunked path
-    tail = last_query_block(layout)
-    expected = mass_scores(q, k, layout)[:, :, -1:]
-    assert torch.allclose(mass_scores(q[:, :, -tail.q_len:], k, tail), expected, atol=1e-12)
-    one = QueryLayout(q_len=1, kv_len=tk, block_size=16)
-    assert torch.equal(pooled_mass_scores(q[:, :, -1:], k, one), mass_scores(q[:, :, -1:], k, one))
