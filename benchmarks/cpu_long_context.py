@@ -1,12 +1,13 @@
 """The default model's prefill and decode per attention mode at 4K to 32K tokens of real text, on this CPU.
 
 Usage: .venv/bin/python benchmarks/cpu_long_context.py [--lengths 4096 8192 16384 32704] [--rounds 3]
-       [--decode-tokens 8] [--json benchmarks/cpu_long_context.json]
+       [--decode-tokens 8] [--index-share-topk 1024 ...] [--json benchmarks/cpu_long_context.json]
 
 Dense, naive sparse and Index Share at the runs' defaults (engine.run_settings: window 256, top-k 256, 2 strided
 global blocks, the pooled_mass indexer, groups of 4; uniform groups, as calibrated anchors change where the groups
-start, not how many there are). The text is samples/contracts, repeated to length. Every round runs every length
-and, within it, every mode in turn (interleaved), each a fresh prefill then `--decode-tokens` one-token forwards at
+start, not how many there are); `--index-share-topk` adds Index Share at other top-k budgets, a budget policy's
+candidates. The text is samples/contracts, repeated to length. Every round runs every length
+and, within it, every variant in turn (interleaved), each a fresh prefill then `--decode-tokens` one-token forwards at
 the end of the context. Times are computed CPU seconds (process CPU time / torch's threads, engine.measure), which
 the machine's load moves far less than the wall clock; each is reported as min, median and max over the rounds,
 with peak resident memory above the start, and each mode's median ratio to dense beside the ledger's FLOP ratio.
@@ -48,10 +49,17 @@ MODES = ("dense", "naive_sparse", "index_share")
 RANGES = ("costplanner.indexer", "costplanner.selection")
 
 
-def run_config(mode: str) -> AttentionConfig:
-    return AttentionConfig(mode=mode, window=DEFAULTS["window"], topk=DEFAULTS["topk"],
+def run_config(mode: str, topk: int = DEFAULTS["topk"]) -> AttentionConfig:
+    return AttentionConfig(mode=mode, window=DEFAULTS["window"], topk=topk,
                            global_blocks=DEFAULTS["global_blocks"], group_size=DEFAULTS["group_size"],
                            indexer=DEFAULTS["indexer"])
+
+
+def variants(extra_topks: list[int]) -> dict[str, AttentionConfig]:
+    """The variants a round runs, by name: the three modes at the runs' defaults, then Index Share at each extra
+    top-k ("index_share@1024")."""
+    return {mode: run_config(mode) for mode in MODES} | {
+        f"index_share@{t}": run_config("index_share", t) for t in extra_topks}
 
 
 def spread(values: list[float]) -> dict:
@@ -59,7 +67,7 @@ def spread(values: list[float]) -> dict:
 
 
 def profiled_shares(lm, ids: list[int]) -> dict:
-    """Share of one Index Share prefill's CPU time in the indexer and in selection."""
+    """Share of one Index Share prefill's time (run defaults) in the indexer and in selection."""
     from torch.profiler import ProfilerActivity, profile
 
     with profile(activities=[ProfilerActivity.CPU]) as prof:
@@ -75,51 +83,55 @@ def main() -> None:
     parser.add_argument("--lengths", type=int, nargs="+", default=[4096, 8192, 16384, 32704])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--decode-tokens", type=int, default=8)
+    parser.add_argument("--index-share-topk", type=int, nargs="*", default=[],
+                        help="also run Index Share at these top-k budgets (tokens)")
     parser.add_argument("--json", type=Path, default=HERE / "cpu_long_context.json")
     args = parser.parse_args()
 
     lm = load_model()
     shape = ledger.from_hf_config(lm.config, lm.name)
+    runs = variants(args.index_share_topk)
     texts = {n: real_text_ids(lm, n) for n in args.lengths}
-    generate(lm, texts[args.lengths[0]][:256], run_config("index_share"), 2)  # warm up allocator and kernels
+    generate(lm, texts[args.lengths[0]][:256], runs["index_share"], 2)  # warm up allocator and kernels
     timed: dict[tuple[int, str], dict[str, list[float]]] = {}
     for r in range(args.rounds):
         for n in args.lengths:
-            for mode in MODES:
-                result = generate(lm, texts[n], run_config(mode), max_new_tokens=args.decode_tokens + 1)
-                t = timed.setdefault((n, mode), {"prefill": [], "decode": [], "peak": []})
+            for name, cfg in runs.items():
+                result = generate(lm, texts[n], cfg, max_new_tokens=args.decode_tokens + 1)
+                t = timed.setdefault((n, name), {"prefill": [], "decode": [], "peak": []})
                 t["prefill"].append(result.prefill.cpu_seconds)
                 t["decode"].append(result.decode.cpu_seconds / max(1, result.decode_forwards))
                 t["peak"].append(result.prefill.peak_memory_bytes / 2**20)
-                print(f"round {r + 1}, {n} tokens, {mode}: prefill {t['prefill'][-1]:.2f} s, "
+                print(f"round {r + 1}, {n} tokens, {name}: prefill {t['prefill'][-1]:.2f} s, "
                       f"decode {t['decode'][-1]:.3f} s/token", flush=True)
     rows = []
     for n in args.lengths:
         dense = {k: statistics.median(v) for k, v in timed[n, "dense"].items()}
-        dense_cfg = run_config("dense")
-        for mode in MODES:
-            cfg, t = run_config(mode), timed[n, mode]
+        dense_prefill = ledger.prefill_costs(shape, runs["dense"], n).total_flops
+        dense_decode = ledger.marginal_costs(shape, runs["dense"], n).total_flops
+        for name, cfg in runs.items():
+            t = timed[n, name]
             prefill_flops = ledger.prefill_costs(shape, cfg, n).total_flops
-            decode_flops = ledger.marginal_costs(shape, cfg, n).total_flops
             rows.append({
-                "tokens": n, "mode": mode,
+                "tokens": n, "mode": name, "budget_tokens": None if cfg.mode == "dense" else cfg.budget_tokens,
                 "prefill_s": spread(t["prefill"]), "decode_s_per_token": spread(t["decode"]),
                 "peak_mib": max(t["peak"]),
                 "prefill_speedup": dense["prefill"] / statistics.median(t["prefill"]),
                 "decode_speedup": dense["decode"] / statistics.median(t["decode"]),
-                "ledger_prefill_speedup": ledger.prefill_costs(shape, dense_cfg, n).total_flops / prefill_flops,
-                "ledger_decode_speedup": ledger.marginal_costs(shape, dense_cfg, n).total_flops / decode_flops,
+                "ledger_prefill_speedup": dense_prefill / prefill_flops,
+                "ledger_decode_speedup": dense_decode / ledger.marginal_costs(shape, cfg, n).total_flops,
                 "prefill_gflops": prefill_flops / 1e9,
             })
-        print(f"{n} tokens: profiling Index Share's prefill", flush=True)
-        rows[-1]["shares"] = profiled_shares(lm, texts[n])
+            if name == "index_share":
+                print(f"{n} tokens: profiling Index Share's prefill", flush=True)
+                rows[-1]["shares"] = profiled_shares(lm, texts[n])
 
     report = {
         "date": datetime.now(timezone.utc).isoformat(timespec="minutes"),
         "device": f"{cpu_model()}, {device_name(torch.device('cpu'))}",
         "torch": torch.__version__, "transformers": transformers.__version__,
         "model": lm.name, "dtype": str(lm.model.dtype).removeprefix("torch."),
-        "attention": {m: run_config(m).__dict__ for m in MODES},
+        "attention": {name: cfg.__dict__ for name, cfg in runs.items()},
         "rounds": args.rounds, "decode_tokens": args.decode_tokens,
         "basis": "computed CPU seconds (process CPU time / torch threads); speedups are dense's median / the mode's",
         "rows": rows,
@@ -130,15 +142,18 @@ def main() -> None:
 
 
 def table(report: dict) -> str:
-    lines = ["| tokens | mode | prefill s | vs dense (ledger) | decode s/token | vs dense (ledger) | peak MiB |",
-             "|---:|---|---:|---:|---:|---:|---:|"]
+    header = ("| tokens | variant | prefill s | vs dense (ledger) | decode s/token | vs dense (ledger) | peak MiB "
+              "| indexer, selection |")
+    lines = [header, "|---:|---|---:|---:|---:|---:|---:|---:|"]
     for r in report["rows"]:
         p, d = r["prefill_s"], r["decode_s_per_token"]
+        shares = r.get("shares")
         lines.append(
             f"| {r['tokens']} | {r['mode']} | {p['median']:.2f} ({p['min']:.2f}-{p['max']:.2f}) | "
             f"{r['prefill_speedup']:.2f}x ({r['ledger_prefill_speedup']:.2f}x) | "
             f"{d['median']:.3f} ({d['min']:.3f}-{d['max']:.3f}) | "
-            f"{r['decode_speedup']:.2f}x ({r['ledger_decode_speedup']:.2f}x) | {r['peak_mib']:.0f} |")
+            f"{r['decode_speedup']:.2f}x ({r['ledger_decode_speedup']:.2f}x) | {r['peak_mib']:.0f} | "
+            + (f"{shares['indexer']:.0%}, {shares['selection']:.0%} |" if shares else "|"))
     return "\n".join(lines)
 
 
