@@ -35,7 +35,9 @@ def plot_grid(report: dict, path: str | os.PathLike) -> None:
         ax.set_xlabel("fact depth")
     axes[0][0].set_ylabel("prompt tokens")
     fig.colorbar(image, ax=axes[0].tolist(), label="% facts found", shrink=0.8)
-    title = f"Needle grid: {report['model']}, {report['facts_per_cell']} facts a cell, {report['date']}"
+    distractors = report.get("distractors_per_prompt") or 0  # reports before distractors have none
+    title = (f"Needle grid: {report['model']}, {report['facts_per_cell']} facts a cell"
+             f"{f', {distractors} distractors a prompt' if distractors else ''}, {report['date']}")
     fig.suptitle(title, fontsize=9, y=1.06)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
