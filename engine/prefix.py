@@ -12,9 +12,10 @@ lives for one forward pass only, and no key-derived state (no pooled key means, 
 forwards, so nothing computed for one question's tokens reaches the next; the counters of a fresh object count
 that question's indexer passes alone.
 
-The cache is transformers' DynamicCache, cut back with its own `crop`. transformers 5.24 (here) and 5.17 (the GPU
-image) both take a negative count of tokens to remove (5.17 still accepts the older positive "length to keep",
-with a deprecation warning; 5.24 refuses it), so the negative form is the one used. Layers with a native sliding
+The cache is transformers' DynamicCache (its layers appending in place: engine.model.kv_cache), cut back with its
+own `crop`. transformers 5.24 (here) and 5.17 (the GPU image) both take a negative count of tokens to remove (5.17
+still accepts the older positive "length to keep", with a deprecation warning; 5.24 refuses it), so the negative
+form is the one used. Layers with a native sliding
 window (Gemma3) keep only their window unless they record the past, and then could not be cut back: past
 recording is switched on for the prefix's cache, and `crop` trims them back to their window afterwards.
 """

@@ -27,15 +27,17 @@ class AppendingLayer(DynamicLayer):
 
     def update(self, key_states: torch.Tensor, value_states: torch.Tensor, *args, **kwargs):
         if not self.is_initialized:
-            self.lazy_initialization(key_states, value_states)
+            # What DynamicLayer.lazy_initialization sets, without calling it: its signature differs between the
+            # transformers here (5.24) and the GPU image's (5.17).
+            self.dtype, self.device, self.is_initialized = key_states.dtype, key_states.device, True
         self._key_room, self.keys = _append(self._key_room, self.keys, key_states)
         self._value_room, self.values = _append(self._value_room, self.values, value_states)
         return self.keys, self.values
 
 
-def _append(room: torch.Tensor | None, held: torch.Tensor, new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _append(room: torch.Tensor | None, held: torch.Tensor | None, new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Write new [B, H, M, D] after the held rows; returns (the buffer, the view of its first held + M rows)."""
-    n = held.shape[-2] if held.dim() == 4 else 0  # an uninitialised layer holds a 1-D empty tensor
+    n = held.shape[-2] if held is not None and held.dim() == 4 else 0  # None or empty before the first update
     need = n + new.shape[-2]
     # A view of the buffer's start shares its data pointer; anything else (a tensor transformers put there itself,
     # a buffer outgrown) is copied into a fresh buffer.
