@@ -133,7 +133,7 @@ def mass_scores(
     layout, out: as for exact_scores.
     """
     if layout.n_q_blocks == 1:
-        scores = _one_block_mass(q, k, layout, products=torch.promote_types(q.dtype, torch.float32))
+        scores = _one_block_mass(q, k, layout)
         return scores if out is None else out.copy_(scores)
     b, hq, _, d = q.shape
     hkv = k.shape[1]
@@ -162,17 +162,18 @@ def mass_scores(
     return scores if out is None else out.copy_(scores)
 
 
-def _one_block_mass(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout, products: torch.dtype) -> torch.Tensor:
+def _one_block_mass(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
     """mass_scores for queries that all sit in one block (a decode step, a question's tail): only the real
     queries are scored. The chunked path pads them to a whole block, 64 rows for a decode step's one, which made
     an indexer layer's decode step cost more than the model's linear layers at 16K (issue 35).
 
-    products: the dtype q.k is computed in, the softmax always in fp32 or wider."""
+    fp32 products, as mass_scores': for these few rows against a cache view, bf16 products were 2-2.5x slower on
+    the 2-core CPU (16-21 ms against 8 at 32K keys), where the pooled rows' larger products gain from them."""
     b, hq, tq, d = q.shape
     hkv, tk = k.shape[1], k.shape[2]
     acc = torch.promote_types(q.dtype, torch.float32)
-    q_rows = (q.to(products) * d**-0.5).reshape(b, hkv, hq // hkv * tq, d)
-    s = torch.matmul(q_rows, k.to(products).transpose(-1, -2)).to(acc).view(b, hkv, hq // hkv, tq, tk)
+    q_rows = (q.to(acc) * d**-0.5).reshape(b, hkv, hq // hkv * tq, d)
+    s = torch.matmul(q_rows, k.to(acc).transpose(-1, -2)).view(b, hkv, hq // hkv, tq, tk)
     if tq > 1:
         q_pos = torch.arange(tk - tq, tk, device=q.device)
         s.masked_fill_(torch.arange(tk, device=q.device)[None, :] > q_pos[:, None], float("-inf"))
@@ -198,16 +199,14 @@ def pooled_mass_scores(
     its keys get. One query row per block instead of B: 1/B of mass_scores' work, and a single key
     that stands out (a planted fact) still wins its block, which mean-pooled keys would blur away.
 
-    Precision: the products are computed in the keys' dtype (bf16 in a model; fp64 stays fp64 for the oracle) and
-    the softmax in fp32, its probabilities stored in the keys' dtype. A bf16 product accumulates in fp32 and rounds
-    once; it runs on the CPU's bf16 units and never writes an fp32 copy of the keys, which at 32K made this
-    indexer 2.5x slower on the 2-core CPU (issue 35). On random inputs at 32K the last row's mass is 4e-4 from
-    fp32 products' (relative) at unit-variance logits and 2.4% at logits 16 times as spread, with the same top 8
-    blocks. The Triton kernel keeps fp32 products (its module docstring).
+    Precision: the pooled rows' products are computed in the keys' dtype (bf16 in a model; fp64 stays fp64 for the
+    oracle) and their softmax in fp32, its probabilities stored in the keys' dtype. A bf16 product accumulates in
+    fp32 and rounds once; it runs on the CPU's bf16 units and never writes an fp32 copy of the keys, which at 32K
+    made this indexer 2.5x slower on the 2-core CPU (issue 35). The last row, mass_scores', keeps fp32 products,
+    and so does the Triton kernel (its module docstring).
     """
     if layout.n_q_blocks == 1:  # a decode step, a short question: the one query block is the last
-        scores = _one_block_mass(q, k, layout, products=k.dtype)
-        return scores if out is None else out.copy_(scores)
+        return mass_scores(q, k, layout, out)
     b, hq, _, d = q.shape
     hkv, group = k.shape[1], hq // k.shape[1]
     bs, nqb, n_kb = layout.block_size, layout.n_q_blocks, layout.n_k_blocks
@@ -240,7 +239,7 @@ def pooled_mass_scores(
             p = torch.nn.functional.pad(p, (0, seen_blocks * bs - seen))
         blocks = p.view(*p.shape[:-1], seen_blocks, bs).sum(-1)  # accumulated in fp32, rounded once
         scores[:, :, start:stop, :seen_blocks] = blocks.to(acc).sum(2).float()
-    scores[:, :, -1:] = _one_block_mass(q[:, :, -last_block_queries(layout):], k, last_query_block(layout), k.dtype)
+    scores[:, :, -1:] = mass_scores(q[:, :, -last_block_queries(layout):], k, last_query_block(layout))
     return scores if out is None else out.copy_(scores)
 
 
