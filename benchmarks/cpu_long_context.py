@@ -36,23 +36,21 @@ import transformers  # noqa: E402
 
 from benchmarks.cpu_prefill import real_text_ids  # noqa: E402
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine import ledger  # noqa: E402
+from engine import ledger, run_settings  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.generate import generate  # noqa: E402
 from engine.jsonfile import write_json_atomic  # noqa: E402
 from engine.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.run_settings import DEFAULTS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 MODES = ("dense", "naive_sparse", "index_share")
 RANGES = ("costplanner.indexer", "costplanner.selection")
 
 
-def run_config(mode: str, topk: int = DEFAULTS["topk"]) -> AttentionConfig:
-    return AttentionConfig(mode=mode, window=DEFAULTS["window"], topk=topk,
-                           global_blocks=DEFAULTS["global_blocks"], group_size=DEFAULTS["group_size"],
-                           indexer=DEFAULTS["indexer"])
+def run_config(mode: str, topk: int | None = None) -> AttentionConfig:
+    """The runs' own attention settings (engine.run_settings), top-k overridden when given."""
+    return run_settings.attention({"topk": topk}, mode)
 
 
 def variants(extra_topks: list[int]) -> dict[str, AttentionConfig]:

@@ -182,13 +182,17 @@ def planted_with_prefix(
 ) -> tuple[list[int], int]:
     """planted_prompt's ids, and how many of them a cached prefix holds: the tokens the prompt shares with the same
     documents asked about another company, as a run's cached prefix is what its probes' prompts share."""
+    ids, _, body = _planted(lm, haystack, fact, length, depth, distractors)
+    return ids, _prefix_length(lm, ids, body, fact, distractors)
+
+
+def _prefix_length(lm, ids: list[int], body: str, fact: Fact, distractors: Sequence[Fact]) -> int:
     from engine.generate import encode_prompt
     from engine.prefix import shared_prefix_length
 
-    ids, _, body = _planted(lm, haystack, fact, length, depth, distractors)
     other = next(f for f in (*distractors, *facts(len(_COMPANIES))) if f.company != fact.company)
     other_ids = encode_prompt(lm, f"{body}\n\n{other.question}") + _start_ids(lm, other)
-    return ids, shared_prefix_length([ids, other_ids])
+    return shared_prefix_length([ids, other_ids])
 
 
 def _planted(lm, haystack: str, fact: Fact, length: int, depth: float, distractors: Sequence[Fact]):
@@ -302,9 +306,9 @@ def run_grid(
         for depth in depths:
             for fact in facts(n_facts):
                 others = distractors_of(fact, distractors)
-                ids, where = planted_prompt(lm, haystack, fact, length, depth, others)
-                prefix = planted_with_prefix(lm, haystack, fact, length, depth, others)[1] if any(
-                    s.cached for s in settings) else None
+                ids, where, body = _planted(lm, haystack, fact, length, depth, others)
+                cached = any(s.cached for s in settings)
+                prefix = _prefix_length(lm, ids, body, fact, others) if cached else None
                 for s in settings:
                     # The budget is a share of the prompt itself.
                     cfg = s.config(len(ids), anchors.get(s.name) or _prompt_anchors(lm, s, ids))

@@ -222,7 +222,7 @@ def pooled_mass_scores(
     scores = torch.zeros((b, hkv, nqb, n_kb), device=q.device, dtype=torch.float32)
     # Rows in chunks, each reading only the keys its last row sees: about the causal half of the work, and scores of
     # _POOLED_MASS_CHUNK_ELEMENTS at a time. At 32K one unchunked fp32 pass wrote and re-read ~1 GB several times:
-    # 2.2 computed seconds an indexer layer on the 2-core CPU, 20% of Index Share's prefill (0.85 s now, issue 35).
+    # 2.2 computed seconds an indexer layer on the 2-core CPU, 20% of Index Share's prefill (issue 35).
     rows = max(1, _POOLED_MASS_CHUNK_ELEMENTS // (hq * layout.kv_len))
     for start in range(0, nqb - 1, rows):  # the last row is mass_scores' own, below
         stop = min(start + rows, nqb - 1)
