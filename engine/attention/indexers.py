@@ -51,7 +51,8 @@ from engine.attention.layout import QueryLayout
 # chunked to keep that under about 2^26 elements.
 _EXACT_CHUNK_ELEMENTS = 1 << 26
 # The pooled_mass indexer's score rows are chunked to about 2^25 elements at a time (64 MiB in bf16): rows of fewer
-# queries made the CPU's matrix products slower (measured at 32K: 2^24 1.4 s an indexer layer, 2^25 0.85 s).
+# queries made the CPU's matrix products slower (random inputs at 32K on the 2-core CPU: 2^24 1.4 s an indexer
+# layer, 2^25 0.85 s).
 _POOLED_MASS_CHUNK_ELEMENTS = 1 << 25
 
 
