@@ -315,7 +315,8 @@ class _Caller:
         self.order.append(f"{out.name}:prefill")
         start = time.perf_counter()
         prefix = prefill_prefix(self.lm, ids, cfg)
-        out.record_prefill(prefix, time.perf_counter() - start, ledger.prefill_costs(self.shape, cfg, len(ids)))
+        out.record_prefill(prefix, time.perf_counter() - start,
+                           ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
         return prefix
 
     def continue_from(self, out: StrategyResult, prefix: PrefixCache, suffix: list[int], what: str) -> str:

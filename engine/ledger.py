@@ -24,7 +24,7 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.attention.config import AttentionConfig
+from engine.attention.config import ANSWER_TAIL_TOKENS, AttentionConfig
 from engine.attention.plan import LayerPlan
 from engine.model.metadata import ModelMetadata
 
@@ -152,16 +152,25 @@ GLM52_ATTENTION = AttentionConfig(
 )  # DSA: per-token top-2048 from a lightning indexer; window/sinks are ours, kept minimal.
 
 
-def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int) -> Costs:
-    """Cost of prefilling n tokens (logits for the last one only)."""
+def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: bool = True) -> Costs:
+    """Cost of prefilling n tokens (logits for the last one only).
+
+    answer_tail: the last ANSWER_TAIL_TOKENS queries attend once more at the answer's budget
+    (AttentionConfig.answer_topk), as in every forward of more than one token; continuation_costs leaves them out
+    of the prefix it subtracts."""
     costs = Costs()
     lm_head = 2 * shape.d_model * shape.vocab
     costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * n + lm_head
     costs.bytes["linear"] = shape.weight_bytes
+    kv_token_bytes = shape.n_kv_heads * shape.kv_dim * shape.bytes_per_element
     for role in shape.plan(cfg).roles:
         keys = _keys_seen_sum(shape, cfg, role, n)  # sum over queries of keys attended
+        loads = _kv_block_loads(shape, cfg, role, n)
+        if answer_tail:
+            keys += _answer_tail_keys(shape, cfg, role, n)
+            loads += _answer_tail_loads(shape, cfg, role, n) * kv_token_bytes
         costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
-        costs.bytes["attention"] += _kv_block_loads(shape, cfg, role, n)
+        costs.bytes["attention"] += loads
         if role == "index":
             flops, nbytes = _indexer_prefill(shape, cfg, n)
             costs.flops["indexer"] += flops
@@ -178,7 +187,7 @@ def marginal_costs(shape: ModelShape, cfg: AttentionConfig, position: int, resel
     costs.bytes["linear"] = shape.weight_bytes
     kv_token_bytes = shape.n_kv_heads * shape.kv_dim * shape.bytes_per_element
     for role, layers in _role_counts(shape, cfg):
-        keys = _keys_seen(shape, cfg, role, position)
+        keys = _keys_seen(shape, cfg.for_answer(), role, position)  # a decoded token attends at the answer's budget
         costs.flops["attention"] += layers * 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
         costs.bytes["attention"] += layers * keys * kv_token_bytes
         if role == "index" and reselect:
@@ -215,7 +224,7 @@ def continuation_costs(
     for its last one; the weights are read once.
     """
     whole = prefill_costs(shape, cfg, prefix_tokens + suffix_tokens)
-    prefix = prefill_costs(shape, cfg, prefix_tokens)
+    prefix = prefill_costs(shape, cfg, prefix_tokens, answer_tail=False)  # inside the whole, its tail is plain
     costs = Costs()
     lm_head = 2 * shape.d_model * shape.vocab
     costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * suffix_tokens + lm_head
@@ -276,11 +285,32 @@ def _keys_seen(shape: ModelShape, cfg: AttentionConfig, role: str, position: int
 
 
 def _keys_seen_sum(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:
+    return _capped_sum(_visible(shape, cfg, role), n)
+
+
+def _capped_sum(cap: int | None, n: int) -> int:
     """sum_{p=1..n} min(p, cap): a triangle up to the cap, then a flat band."""
-    cap = _visible(shape, cfg, role)
     if cap is None or cap >= n:
         return n * (n + 1) // 2
     return cap * (cap + 1) // 2 + (n - cap) * cap
+
+
+def _answer_tail_keys(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:
+    """Keys the last ANSWER_TAIL_TOKENS queries attend beyond the documents' budget, at the answer's."""
+    cap, answer_cap = _visible(shape, cfg, role), _visible(shape, cfg.for_answer(), role)
+    if cap is None or answer_cap == cap:
+        return 0
+    first = max(0, n - ANSWER_TAIL_TOKENS)  # positions before the tail
+    return (_capped_sum(answer_cap, n) - _capped_sum(answer_cap, first)) - (_capped_sum(cap, n) - _capped_sum(cap, first))
+
+
+def _answer_tail_loads(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:
+    """Key tokens the tail's query blocks load beyond the documents' budget."""
+    cap, answer_cap = _visible(shape, cfg, role), _visible(shape, cfg.for_answer(), role)
+    if cap is None:
+        return 0
+    blocks = -(-n // cfg.block_size) - max(0, n - ANSWER_TAIL_TOKENS) // cfg.block_size
+    return blocks * (min(n, answer_cap) - min(n, cap))
 
 
 def _kv_block_loads(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:

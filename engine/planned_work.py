@@ -33,6 +33,6 @@ def planned_work(shape: ledger.ModelShape, cfg: AttentionConfig, strategy: str, 
         at = cfg.replace(mode=call.mode)
         prefix = call.prompt_tokens - QUESTION_TOKENS
         return PlannedWork(ledger.continuation_costs(shape, at, prefix, QUESTION_TOKENS, ANSWER_TOKENS).total_flops,
-                           ledger.prefill_costs(shape, at, prefix).total_flops)
+                           ledger.prefill_costs(shape, at, prefix, answer_tail=False).total_flops)
     return PlannedWork(sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
                                                           ANSWER_TOKENS).total_flops for call in plan))

@@ -16,6 +16,12 @@ _MAX_TOKENS = 1 << 24
 # The bounds of the settings a run may tune (engine.run_settings shows them to users); the window's lower bound
 # is also the block size, checked below.
 LIMITS = {"group_size": (1, 1024), "window": (1, _MAX_TOKENS), "topk": (0, _MAX_TOKENS), "global_blocks": (0, 4096)}
+# A forward's last this many queries, where a prompt's question sits, select at the answer's top-k
+# (AttentionConfig.answer_topk), not only the token that writes the answer's first word: the question's own tokens
+# (the name it asks about) must read the asked passage too. Measured on a 4K distractor prompt: the last query block
+# alone at top-k 2,048 still gave another company's fee, the question's 27 tokens at 2,048 gave the asked one. 128
+# holds a probe's question and the chat template's closing tokens wherever they fall on the block grid.
+ANSWER_TAIL_TOKENS = 128
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,13 @@ class AttentionConfig:
     # with 1 (the five dense found) and 3 of 9 with 8. Every 8th token would cut the ledger's decode indexer cost 8x
     # (Qwen 0.5B at 1M tokens: 11.6 GFLOP a token against 1 of linear layers); a user may choose that trade.
     decode_reselect: int = 1
+    # The answer's queries (a forward's last ANSWER_TAIL_TOKENS, where a question sits, and every decoded token) pick
+    # top-k among this many tokens' worth of blocks when it is more than `topk`. The documents' other blocks keep
+    # `topk`: a prefill's cost grows with their budget times the context, while one block's and each answer token's
+    # grow with this alone. By measurement (benchmarks/README.md, the distractor grid): with five look-alike facts
+    # the question's top-256 kept the four latest and lost an earlier asked one; the same documents asked at 1,024
+    # or 2,048 found it at 4K, and at 8K where the documents' own budget had kept it.
+    answer_topk: int = 2048
 
     def __post_init__(self) -> None:
         if self.anchor_layers is not None:
@@ -73,6 +86,7 @@ class AttentionConfig:
         _check_range("group size", self.group_size, *LIMITS["group_size"])
         _check_range("dense layers", self.dense_layers, 0, 10_000)
         _check_range("decode re-selection interval", self.decode_reselect, 0, _MAX_TOKENS)
+        _check_range("answer top-k", self.answer_topk, *LIMITS["topk"])
 
     def reselects_at(self, step: int) -> bool:
         """Whether the step-th one-token forward after a prefill (1, 2, ...) runs the indexer."""
@@ -95,6 +109,15 @@ class AttentionConfig:
     @property
     def budget_tokens(self) -> int:
         return self.budget_blocks * self.block_size
+
+    def for_answer(self) -> "AttentionConfig":
+        """The settings the answer's queries select with: top-k raised to answer_topk where that is larger."""
+        return self if self.answer_topk <= self.topk else self.replace(topk=self.answer_topk)
+
+    @property
+    def answer_budget_tokens(self) -> int:
+        """Most keys an answer query attends to in a sparse layer (a decoded token, the question's block)."""
+        return self.for_answer().budget_tokens
 
     def replace(self, **changes) -> "AttentionConfig":
         return dataclasses.replace(self, **changes)

@@ -12,8 +12,8 @@ What lives how long:
                     a selection its own leader made from this forward's queries and keys
                     (a continuation from a cached prefix, engine.prefix, relies on this);
   per object        the counters (`indexer_calls`, `overlap`, `recall`) and the resolved backend.
-  per generation    each indexer layer's latest top-k picks at the last query block
-                    (`_picks`), which decode steps that do not re-select reuse
+  per generation    each indexer layer's latest top-k picks for the last query (`_picks`,
+                    at the answer's top-k), which decode steps that do not re-select reuse
                     (AttentionConfig.decode_reselect); a forward of more than one token
                     (a prompt, a question after a cached prefix) always selects afresh.
 Nothing else derived from the keys persists between forwards: the indexers score the
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import torch
 
 from engine.attention.backends import AttentionBackend, resolve
-from engine.attention.config import AttentionConfig
+from engine.attention.config import ANSWER_TAIL_TOKENS, AttentionConfig
 from engine.attention.indexers import last_query_block, mass_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.plan import LayerPlan
@@ -44,6 +44,14 @@ class Selection:
     index: torch.Tensor  # [B, HKV, NQB, S]
     picked: torch.Tensor | None  # [B, HKV, NQB, K] the indexer's own top-k ids (-1 = none), None without an indexer
     plan: GatherPlan | None  # the torch reference's gather plan, shared by the group; None for the kernels
+    # The pass's last ANSWER_TAIL_TOKENS queries again, selected at the answer's top-k (AttentionConfig.answer_topk)
+    # from the same scores; None where that top-k is no larger, or without an indexer.
+    answer: Selection | None = None
+
+    @property
+    def last_picks(self) -> torch.Tensor:
+        """[B, HKV, 1, K]: the picks the pass's last query (the answer's next token) attended with."""
+        return (self.answer or self).picked[:, :, -1:]
 
 
 @dataclass
@@ -122,7 +130,7 @@ class SparseAttention:
                 selection = self._reuse_picks(layer, layout)
             else:
                 selection = self._select(layout, q, k, scores=self._score(layer, q, k, layout))
-                self._picks[layer] = selection.picked[:, :, -1:]
+                self._picks[layer] = selection.last_picks
             if self.cfg.mode == "index_share":
                 # Only the current group's selection is needed: drop the previous one's
                 # index and masks rather than hold every group's until the pass ends.
@@ -138,7 +146,13 @@ class SparseAttention:
         backend = self.backend(q.device)
         if layout.q_len == 1:
             return backend.sparse_decode(q, k, v, selection.index, scale, self.cfg.block_size)
-        return backend.sparse_attention(q, k, v, selection.index, scale, self.cfg.block_size, plan=selection.plan)
+        out = backend.sparse_attention(q, k, v, selection.index, scale, self.cfg.block_size, plan=selection.plan)
+        answer = selection.answer
+        if answer is not None:  # the tail's queries once more, at the answer's budget: a few blocks' work
+            n = answer.layout.q_len
+            out[:, :, -n:] = backend.sparse_attention(q[:, :, -n:].contiguous(), k, v, answer.index, scale,
+                                                      self.cfg.block_size, plan=answer.plan)
+        return out
 
     def _score(self, layer: int, q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:
         self.indexer_calls[layer] += 1
@@ -151,18 +165,30 @@ class SparseAttention:
 
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         with torch.profiler.record_function("costplanner.selection"):
+            answer_cfg = self.cfg.for_answer()
+            if layout.q_len == 1:  # a decoded token is the answer's
+                return self._selection(layout, *block_index(answer_cfg, layout, q.shape[0], k.shape[1], scores, q.device))
+            answer = None
+            if scores is not None and answer_cfg is not self.cfg:
+                tail = QueryLayout(min(layout.q_len, ANSWER_TAIL_TOKENS), layout.kv_len, layout.block_size)
+                # The tail's blocks are the layout's last ones (one absolute grid); block_index masks the scores in
+                # place, so their rows are copied out first.
+                tail_scores = scores[:, :, -tail.n_q_blocks:].clone()
+                answer = self._selection(tail, *block_index(answer_cfg, tail, q.shape[0], k.shape[1], tail_scores,
+                                                            q.device))
             index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
-            return self._selection(layout, index, picked)
+            return self._selection(layout, index, picked, answer)
 
     def _reuse_picks(self, layer: int, layout: QueryLayout) -> Selection:
-        picked = self._picks[layer]
-        return self._selection(layout, index_with_picks(self.cfg, layout, picked), picked)
+        picked = self._picks[layer]  # only decoded tokens reuse picks: they select at the answer's budget
+        return self._selection(layout, index_with_picks(self.cfg.for_answer(), layout, picked), picked)
 
-    def _selection(self, layout: QueryLayout, index: torch.Tensor, picked: torch.Tensor | None) -> Selection:
+    def _selection(self, layout: QueryLayout, index: torch.Tensor, picked: torch.Tensor | None,
+                   answer: Selection | None = None) -> Selection:
         # Decode reads the index directly (reference.sparse_decode): no plan to build for one query.
         gathers = self.backend(index.device).uses_gather_plan and layout.q_len > 1
         plan = GatherPlan.from_index(index, layout) if gathers else None
-        return Selection(layout, index, picked, plan)
+        return Selection(layout, index, picked, plan, answer)
 
     def _tally_recall(self, layer: int, q: torch.Tensor, k: torch.Tensor, selection: Selection) -> None:
         # A diagnostic, like _tally_overlap: dense attention's block mass for the last query block alone
@@ -172,8 +198,8 @@ class SparseAttention:
             return
         last = last_query_block(selection.layout)
         oracle = mass_scores(q[:, :, -last.q_len:], k, last)
-        _, dense_top = block_index(self.cfg, last, q.shape[0], k.shape[1], oracle, q.device)
-        picked = selection.picked[:, :, -1:, :]
+        _, dense_top = block_index(self.cfg.for_answer(), last, q.shape[0], k.shape[1], oracle, q.device)
+        picked = selection.last_picks
         real = dense_top >= 0
         covered = (dense_top[..., :, None] == picked[..., None, :]).any(-1) & real
         tally = self.recall.setdefault(layer, OverlapTally())

@@ -6,6 +6,7 @@ import pytest
 
 from engine import ledger
 from engine.attention import AttentionConfig
+from engine.attention.config import ANSWER_TAIL_TOKENS
 from engine.cli import main
 
 SMOL = ledger.SMOLLM2_135M
@@ -21,10 +22,18 @@ def test_dense_prefill_attention_is_the_causal_triangle():
 
 @pytest.mark.parametrize("mode", ["dense", "sliding_window", "naive_sparse", "index_share"])
 def test_prefill_attention_is_the_sum_of_marginal_attention(mode):
-    cfg = AttentionConfig(mode=mode, window=256, topk=256)
+    # Every query counts the keys it attends: the documents' budget, and for the last ANSWER_TAIL_TOKENS (where a
+    # question sits) the answer's, as a decoded token does.
+    cfg = AttentionConfig(mode=mode, window=256, topk=256, answer_topk=1024)
+    documents = cfg.replace(answer_topk=0)
     n = 3000
-    marginal = sum(ledger.marginal_costs(SMOL, cfg, p).flops["attention"] for p in range(1, n + 1))
-    assert ledger.prefill_costs(SMOL, cfg, n).flops["attention"] == marginal
+    tail = n - ANSWER_TAIL_TOKENS
+    body = sum(ledger.marginal_costs(SMOL, documents, p).flops["attention"] for p in range(1, tail + 1))
+    question = sum(ledger.marginal_costs(SMOL, cfg, p).flops["attention"] for p in range(tail + 1, n + 1))
+    plain = sum(ledger.marginal_costs(SMOL, documents, p).flops["attention"] for p in range(tail + 1, n + 1))
+    assert ledger.prefill_costs(SMOL, cfg, n).flops["attention"] == body + question
+    assert ledger.prefill_costs(SMOL, cfg, n, answer_tail=False).flops["attention"] == body + plain
+    assert (question > plain) == (mode in ("naive_sparse", "index_share"))
 
 
 @pytest.mark.parametrize("indexer", ["pooled", "exact"])

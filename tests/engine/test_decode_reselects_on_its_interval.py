@@ -11,7 +11,10 @@ from engine.attention.selection import index_with_picks
 from engine.errors import EngineError
 from tests.engine.conftest import random_qkv
 
-BASE = AttentionConfig(mode="index_share", window=32, topk=32, block_size=16, indexer="exact", global_blocks=0)
+# The answer selects at the documents' top-k (answer_topk 0): at the default 2,048 a 200-token prompt's answer would
+# keep every block, and re-selecting could change nothing.
+BASE = AttentionConfig(mode="index_share", window=32, topk=32, block_size=16, indexer="exact", global_blocks=0,
+                       answer_topk=0)
 PROMPT = 200
 
 

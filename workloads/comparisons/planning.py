@@ -75,7 +75,8 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     questions = _questions(workload, run)
     flops = {s: [w.per_question(questions) for w in values] for s, values in work.items()}
     notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
-             f"top-k {cfg.topk}, {cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
+             f"top-k {cfg.topk} ({max(cfg.topk, cfg.answer_topk)} for a question and its answer), "
+             f"{cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
              f"{cfg.group_size}, chunks of {basis.chunk_tokens} tokens with {basis.chunk_overlap} overlap."]
     if shape.max_positions < LENGTHS[-1]:
         notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
@@ -184,7 +185,7 @@ def prefill_rates(run: ComparisonRun) -> dict[str, float]:
         return {}
     shape = ledger.from_metadata(read_metadata(model_path(run.model)), run.model)
     cfg = run.attention_config()
-    return {strategy: spent / ledger.prefill_costs(shape, cfg.replace(mode=mode), tokens).total_flops
+    return {strategy: spent / ledger.prefill_costs(shape, cfg.replace(mode=mode), tokens, answer_tail=False).total_flops
             for strategy, (mode, tokens, spent) in prefills.items()}
 
 
