@@ -36,7 +36,7 @@ _ATTENTION_FLAGS = {
     "sink_blocks": "blocks at the start every query keeps",
     "global_blocks": "strided global blocks spread over the prefix",
     "decode_reselect": "decoding re-runs the indexer every this many tokens (0: only for the question)",
-    "answer_topk": "indexer budget of the answer, tokens: a prompt's last 128 tokens and each new token (if above --topk)",
+    "answer_topk": "indexer budget of a prompt's last 128 tokens and each new token (when above --topk)",
 }
 
 

@@ -301,7 +301,8 @@ def _answer_tail_keys(shape: ModelShape, cfg: AttentionConfig, role: str, n: int
     if cap is None or answer_cap == cap:
         return 0
     first = max(0, n - ANSWER_TAIL_TOKENS)  # positions before the tail
-    return (_capped_sum(answer_cap, n) - _capped_sum(answer_cap, first)) - (_capped_sum(cap, n) - _capped_sum(cap, first))
+    answer_keys = _capped_sum(answer_cap, n) - _capped_sum(answer_cap, first)
+    return answer_keys - (_capped_sum(cap, n) - _capped_sum(cap, first))
 
 
 def _answer_tail_loads(shape: ModelShape, cfg: AttentionConfig, role: str, n: int) -> int:

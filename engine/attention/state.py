@@ -166,17 +166,17 @@ class SparseAttention:
     def _select(self, layout: QueryLayout, q: torch.Tensor, k: torch.Tensor, scores) -> Selection:
         with torch.profiler.record_function("costplanner.selection"):
             answer_cfg = self.cfg.for_answer()
+            batch, heads = q.shape[0], k.shape[1]
             if layout.q_len == 1:  # a decoded token is the answer's
-                return self._selection(layout, *block_index(answer_cfg, layout, q.shape[0], k.shape[1], scores, q.device))
+                return self._selection(layout, *block_index(answer_cfg, layout, batch, heads, scores, q.device))
             answer = None
             if scores is not None and answer_cfg is not self.cfg:
                 tail = QueryLayout(min(layout.q_len, ANSWER_TAIL_TOKENS), layout.kv_len, layout.block_size)
                 # The tail's blocks are the layout's last ones (one absolute grid); block_index masks the scores in
                 # place, so their rows are copied out first.
                 tail_scores = scores[:, :, -tail.n_q_blocks:].clone()
-                answer = self._selection(tail, *block_index(answer_cfg, tail, q.shape[0], k.shape[1], tail_scores,
-                                                            q.device))
-            index, picked = block_index(self.cfg, layout, q.shape[0], k.shape[1], scores, q.device)
+                answer = self._selection(tail, *block_index(answer_cfg, tail, batch, heads, tail_scores, q.device))
+            index, picked = block_index(self.cfg, layout, batch, heads, scores, q.device)
             return self._selection(layout, index, picked, answer)
 
     def _reuse_picks(self, layer: int, layout: QueryLayout) -> Selection:
