@@ -114,11 +114,6 @@ class AttentionConfig:
         """The settings the answer's queries select with: top-k raised to answer_topk where that is larger."""
         return self if self.answer_topk <= self.topk else self.replace(topk=self.answer_topk)
 
-    @property
-    def answer_budget_tokens(self) -> int:
-        """Most keys an answer query attends to in a sparse layer (a decoded token, the question's block)."""
-        return self.for_answer().budget_tokens
-
     def replace(self, **changes) -> "AttentionConfig":
         return dataclasses.replace(self, **changes)
 
