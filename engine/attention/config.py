@@ -61,7 +61,8 @@ class AttentionConfig:
     # `topk`: a prefill's cost grows with their budget times the context, while one block's and each answer token's
     # grow with this alone. By measurement (benchmarks/README.md, the distractor grid): with five look-alike facts
     # the question's top-256 kept the four latest and lost an earlier asked one; the same documents asked at 1,024
-    # or 2,048 found it at 4K, and at 8K where the documents' own budget had kept it.
+    # or 2,048 found it at 4K, and at 8K where the documents' own budget had kept it (not at 10% depth, and no
+    # answer changed on 20K tokens of held-out text: there the documents' budget decides).
     answer_topk: int = 2048
 
     def __post_init__(self) -> None:
