@@ -32,10 +32,11 @@ def test_a_cached_question_pays_a_third_of_the_prefill_when_three_questions_shar
     # 32,768 tokens of one document, its header line (12) and the prompt (80); the question's own 24 follow the cache.
     prefix = 32_768 + 12 + 80 - 24
     question = ledger.continuation_costs(shape, cfg, prefix, 24, 24).total_flops
-    prefill = ledger.prefill_costs(shape, cfg, prefix).total_flops
+    # The documents end in no question: their prefill keeps the documents' budget to the end (engine.prefix).
+    prefill = ledger.prefill_costs(shape, cfg, prefix, answer_tail=False).total_flops
     assert projection.questions == 3
     assert projection.flops["full_index_share_cached"][0] == pytest.approx(question + prefill / 3)
-    prefill_rate = PREFILL_SECONDS / ledger.prefill_costs(shape, cfg, PREFIX).total_flops
+    prefill_rate = PREFILL_SECONDS / ledger.prefill_costs(shape, cfg, PREFIX, answer_tail=False).total_flops
     seconds = question * QUESTION_RATE / 1e12 + prefill / 3 * prefill_rate
     assert projection.device_dollars["full_index_share_cached"][0] == pytest.approx(seconds / 3600 * 0.10)
     # The API bills the prefix in full once, then twice more at the input price (no cached price in the book).
