@@ -99,6 +99,7 @@ def generate(
     step = prefill_chunk or len(prompt_ids)
     with Meter(lm.device) as prefill:
         for start in range(0, len(prompt_ids), step):
+            attention.answer_tail = start + step >= len(prompt_ids)  # only the last chunk ends in the question
             logits = forward(lm, ids[:, start : start + step], cache, attention)
     return decode(lm, cfg, attention, cache, logits, len(prompt_ids), prefill.result, max_new_tokens)
 

@@ -74,9 +74,10 @@ def prefill_prefix(lm: LoadedModel, prefix_ids: Sequence[int], cfg: AttentionCon
     if not prefix_ids:
         raise EngineError("the prefix is empty")
     check_length(lm, len(prefix_ids), "the prefix")
+    attention = attention_for(lm, cfg)
     # The documents end in no question: their last queries keep the documents' budget (AttentionConfig.answer_topk
     # is for the questions that continue from them, in generate_from).
-    attention = attention_for(lm, cfg.replace(answer_topk=0))
+    attention.answer_tail = False
     cache = appending_cache(lm.config)
     cache.activate_past_recording()
     with Meter(lm.device) as prefill:

@@ -79,6 +79,10 @@ class SparseAttention:
     # the prefill's last query block (where the question sits).
     recall: dict[int, OverlapTally] = field(default_factory=dict)
     _shared: dict[int, Selection] = field(default_factory=dict)
+    # Whether the next forward's last ANSWER_TAIL_TOKENS queries are a question's (AttentionConfig.answer_topk): the
+    # caller turns it off for a prompt's earlier chunks and for a cached prefix, whose ends are no question, so that a
+    # prompt fed in pieces selects as it does in one pass.
+    answer_tail: bool = True
     _picks: dict[int, torch.Tensor] = field(default_factory=dict)  # index layer -> [B, HKV, 1, K] latest picks
     _decode_step: int = 0  # one-token forwards since the last prompt forward
     _backend: AttentionBackend | None = None
@@ -170,7 +174,7 @@ class SparseAttention:
             if layout.q_len == 1:  # a decoded token is the answer's
                 return self._selection(layout, *block_index(answer_cfg, layout, batch, heads, scores, q.device))
             answer = None
-            if scores is not None and answer_cfg is not self.cfg:
+            if scores is not None and answer_cfg is not self.cfg and self.answer_tail:
                 tail = QueryLayout(min(layout.q_len, ANSWER_TAIL_TOKENS), layout.kv_len, layout.block_size)
                 # The tail's blocks are the layout's last ones (one absolute grid); block_index masks the scores in
                 # place, so their rows are copied out first.

@@ -16,18 +16,19 @@ QUESTIONS = ["Who may copy this license?", "What does the word 'you' mean here?"
 
 @pytest.mark.parametrize("mode", ["index_share", "naive_sparse", "sliding_window"])
 def test_question_logits_equal_a_two_piece_prefill(smollm2, gpl_text, mode):
-    # A budget of a few 16-token blocks over ~600 tokens, so that selection really chooses. The answer's own top-k is
-    # off (answer_topk 0): a split prefill's first piece would select its tail as a question's, and a cached prefix's
-    # does not (tests/engine/test_the_answer_selects_at_its_own_topk.py covers it).
+    # A budget of a few 16-token blocks over ~600 tokens, so that selection really chooses; the question and its
+    # answer at 96 tokens' worth (AttentionConfig.answer_topk), the documents' end at the documents' 32.
     cfg = AttentionConfig(mode=mode, window=32, topk=32, global_blocks=1, block_size=16, indexer="exact",
-                          answer_topk=0)
+                          answer_topk=96)
     first, second = (encode_prompt(smollm2, f"{gpl_text[:2500]}\n\nQuestion: {q}") for q in QUESTIONS)
     length = shared_prefix_length([first, second])
     assert len(second) > 4 * cfg.budget_tokens and len(second) - length < length  # sparse, and two pieces
     with torch.inference_mode():
         cache = DynamicCache(config=smollm2.config)
         attention = attention_for(smollm2, cfg)
+        attention.answer_tail = False  # the documents' piece ends in no question
         forward(smollm2, torch.tensor([second[:length]]), cache, attention)
+        attention.answer_tail = True
         expected = forward(smollm2, torch.tensor([second[length:]]), cache, attention, logits_to_keep=0)
 
         prefix = prefill_prefix(smollm2, first[:length], cfg)
@@ -42,7 +43,7 @@ def test_question_logits_equal_a_two_piece_prefill(smollm2, gpl_text, mode):
 @pytest.mark.parametrize("mode", ["index_share", "naive_sparse"])
 def test_the_answer_and_the_indexer_passes_are_the_chunked_prefills(smollm2, gpl_text, mode):
     cfg = AttentionConfig(mode=mode, window=32, topk=32, global_blocks=1, block_size=16, indexer="exact",
-                          answer_topk=0)  # as above
+                          answer_topk=96)  # as above
     first, second = (encode_prompt(smollm2, f"{gpl_text[:2500]}\n\nQuestion: {q}") for q in QUESTIONS)
     length = shared_prefix_length([first, second])
     prefix = prefill_prefix(smollm2, second[:length], cfg)

@@ -11,8 +11,8 @@ pytestmark = pytest.mark.model
 @pytest.mark.parametrize("mode", ["dense", "index_share", "naive_sparse"])
 def test_block_aligned_chunks_continue_like_one_pass(smollm2, gpl_text, mode):
     ids = encode_prompt(smollm2, gpl_text[:5000] + "\n\nWhat is this text about?")
-    # The answer's own top-k off: every forward's last queries select as a question's, a chunk's too.
-    cfg = AttentionConfig(mode=mode, window=256, topk=256, global_blocks=2, answer_topk=0)
+    # The answer's top-k is the default 2,048: only the last chunk's tail selects at it, as in one pass.
+    cfg = AttentionConfig(mode=mode, window=256, topk=256, global_blocks=2)
     whole = generate(smollm2, ids, cfg, max_new_tokens=12)
     chunked = generate(smollm2, ids, cfg, max_new_tokens=12, prefill_chunk=256)
     assert chunked.text == whole.text

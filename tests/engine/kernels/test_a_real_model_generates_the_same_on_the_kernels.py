@@ -28,8 +28,7 @@ def smollm2_fp32():
 def test_smollm2_generates_the_same_text_and_logits_on_both_backends(smollm2_fp32, gpl_text, monkeypatch):
     ids = encode_prompt(smollm2_fp32, gpl_text[:800] + "\n\nWho publishes this license?")
     # A budget well under the prompt, so the selection (not a dense fallback) decides.
-    cfg = AttentionConfig(mode="index_share", block_size=16, window=16, topk=16, global_blocks=1,
-                          answer_topk=0)  # every forward's tail would select as a question's, a chunk's too
+    cfg = AttentionConfig(mode="index_share", block_size=16, window=16, topk=16, global_blocks=1)
     assert len(ids) > 3 * cfg.budget_tokens
     chunk = len(ids) // 2
     forward = engine.generate.forward
