@@ -40,4 +40,7 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
         assert s["per_question_seconds"] == pytest.approx(sum(a["seconds"] for a in s["probes"]) / len(MEMO_PROBES))
         assert s["rate"]["min"] <= s["rate"]["median"] <= s["rate"]["max"]
     assert uncached["prefill_seconds"] == 0 and uncached["prefix_tokens"] is None
-    assert [a["output"] for a in cached["probes"]] == [a["output"] for a in uncached["probes"]]
+    # The same verdicts, not the same words: on a CPU without bf16 units (a 2-core Xeon without AVX-512 bf16 or AMX,
+    # 2026-12-06) the two-piece prefill's rounding turned one answer's tail from "Deliveries arrive" into "Delivers
+    # arrive", after the same "$4,500", at the commit before and after this line alike.
+    assert [a["correct"] for a in cached["probes"]] == [a["correct"] for a in uncached["probes"]]
