@@ -156,8 +156,8 @@ def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: 
     """Cost of prefilling n tokens (logits for the last one only).
 
     answer_tail: the last ANSWER_TAIL_TOKENS queries attend once more at the answer's budget
-    (AttentionConfig.answer_topk), as in every forward of more than one token; continuation_costs leaves them out
-    of the prefix it subtracts."""
+    (AttentionConfig.answer_topk), as a prompt's last forward does; a cached prefix's prefill (and continuation_costs'
+    prefix, which it subtracts) leaves them out, as engine.prefix does."""
     costs = Costs()
     lm_head = 2 * shape.d_model * shape.vocab
     costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * n + lm_head
