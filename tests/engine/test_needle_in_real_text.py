@@ -29,9 +29,10 @@ def test_index_share_finds_the_needle(smollm2, prompt, indexer):
 
 def test_the_same_budget_without_the_indexers_picks_cannot_see_it(smollm2, prompt):
     """Top-k 0 keeps all but the indexer's picks: sinks, window and the strided global blocks. Missing the fact then
-    shows that the indexer finds it, not a global block that happens to land on the needle."""
-    cfg = AttentionConfig(mode="index_share", **{**DEMO_BUDGET, "topk": 0})
-    assert cfg.global_blocks > 0 and cfg.topk_blocks == 0
+    shows that the indexer finds it, not a global block that happens to land on the needle. The answer's own top-k
+    is picks too, so it goes to 0 with them."""
+    cfg = AttentionConfig(mode="index_share", **{**DEMO_BUDGET, "topk": 0, "answer_topk": 0})
+    assert cfg.global_blocks > 0 and cfg.topk_blocks == 0 and cfg.for_answer().topk_blocks == 0
     result = generate(smollm2, prompt, cfg, max_new_tokens=16)
     assert result.indexer_passes > 0  # the indexer still runs; only its picks are gone
     assert ANSWER not in result.text
