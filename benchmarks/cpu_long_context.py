@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python benchmarks/cpu_long_context.py [--lengths 4096 8192 16384 32704] [--rounds 3]
        [--decode-tokens 8] [--index-share-topk 1024 ...] [--json benchmarks/cpu_long_context.json]
+       .venv/bin/python benchmarks/cpu_long_context.py --profile-from benchmarks/cpu_long_context.json
 
 Dense, naive sparse and Index Share at the runs' defaults (engine.run_settings: window 256, top-k 256, 2 strided
 global blocks, the pooled_mass indexer, groups of 4; uniform groups, as calibrated anchors change where the groups
@@ -15,11 +16,16 @@ with peak resident memory above the start, and each mode's median ratio to dense
 One more Index Share prefill per length runs under torch.profiler after the timed rounds, for the share of its time
 spent in the indexer and in selection (the ranges engine.attention.state names): profiling slows the call, so
 only the shares are kept from it.
+
+The medians of the three modes at the runs' defaults also become the CPU's device profile
+(benchmarks/profiles/cpu.json, engine.device_profile), with each point's ledger FLOPs: the planning page projects a
+CPU worker's cost at each length from it. `--profile-from` writes that profile from an earlier report alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from datetime import datetime, timezone
@@ -38,9 +44,12 @@ from benchmarks.cpu_prefill import real_text_ids  # noqa: E402
 from benchmarks.machine import cpu_model  # noqa: E402
 from engine import ledger, run_settings  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
+from engine.device_profile import PROFILE_DIR, make_profile, point, save_profile  # noqa: E402
 from engine.generate import generate  # noqa: E402
 from engine.jsonfile import write_json_atomic  # noqa: E402
 from engine.measure import device_name  # noqa: E402
+from engine.model.catalogue import MODELS, model_dir  # noqa: E402
+from engine.model.metadata import read_metadata  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -84,7 +93,11 @@ def main() -> None:
     parser.add_argument("--index-share-topk", type=int, nargs="*", default=[],
                         help="also run Index Share at these top-k budgets (tokens)")
     parser.add_argument("--json", type=Path, default=HERE / "cpu_long_context.json")
+    parser.add_argument("--profile-from", type=Path, help="only write the CPU profile of this earlier report")
     args = parser.parse_args()
+    if args.profile_from:
+        print(save_profile(cpu_profile(json.loads(args.profile_from.read_text())), PROFILE_DIR))
+        return
 
     lm = load_model()
     shape = ledger.from_hf_config(lm.config, lm.name)
@@ -135,8 +148,32 @@ def main() -> None:
         "rows": rows,
     }
     write_json_atomic(args.json, report)
+    save_profile(cpu_profile(report), PROFILE_DIR)
     print(f"\nDevice: {report['device']}; {lm.name}; median (min-max) of {args.rounds} interleaved rounds\n")
     print(table(report))
+
+
+def cpu_profile(report: dict) -> dict:
+    """The three modes' medians at the runs' defaults as the CPU's device profile, each point with its ledger FLOPs
+    at the settings it ran with (the report's). A report from before the answer's own top-k existed ran without one:
+    its settings carry no answer_topk, so it is 0 here, not today's default."""
+    entry = next(m for m in MODELS.values() if m.display_name == report["model"])
+    shape = ledger.from_metadata(read_metadata(model_dir(entry)), entry.key)
+    strategies: dict[str, dict[str, dict]] = {}
+    for row in report["rows"]:
+        if row["mode"] not in MODES:
+            continue
+        cfg = AttentionConfig(**{"answer_topk": 0, **report["attention"][row["mode"]]})
+        n = row["tokens"]
+        key = "dense" if cfg.mode == "dense" else f"{cfg.mode}:{cfg.indexer}"
+        strategies.setdefault(key, {})[str(n)] = point(
+            row["prefill_s"]["median"], row["decode_s_per_token"]["median"], int(row["peak_mib"] * 2**20),
+            run_settings.ANSWER_TOKENS, prefill_flops=ledger.prefill_costs(shape, cfg, n).total_flops,
+            decode_flops_per_token=ledger.marginal_costs(shape, cfg, n).total_flops)
+    cpu, threads = report["device"].rsplit(", ", 1)
+    return make_profile(f"{threads}: {cpu}", report["date"],
+                        {"torch": report["torch"], "transformers": report["transformers"], "dtype": report["dtype"]},
+                        entry.key, run_settings.ANSWER_TOKENS, "benchmarks/cpu_long_context.py", strategies)
 
 
 def table(report: dict) -> str:

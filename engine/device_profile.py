@@ -1,10 +1,12 @@
 """Device profiles: what one question measurably costs on a device, per strategy and context length.
 
-`python -m engine bench-model` writes one (benchmarks/profiles/<device>.json) from its measurements;
-the planning page reads it in the web process, so this module imports neither torch nor anything
-that does. A question at a context is one chunked prefill of that many tokens plus an answer of
-`answer_tokens` one-token forwards at that context:
+`python -m engine bench-model` writes one for a GPU (benchmarks/profiles/<device>.json) from its measurements, and
+benchmarks/cpu_long_context.py one for the CPU (cpu.json); the planning page reads them in the web process, so this
+module imports neither torch nor anything that does. A question at a context is one chunked prefill of that many
+tokens plus an answer of `answer_tokens` one-token forwards at that context:
     seconds_per_question = prefill_s + answer_tokens * decode_s_per_token
+A point may also carry the ledger's FLOPs of its prefill and of one decoded token (prefill_flops,
+decode_flops_per_token): from them planning reads the device's seconds per FLOP at each measured length.
 """
 
 from __future__ import annotations
@@ -40,28 +42,34 @@ def profile_from_report(report: dict, answer_tokens: int) -> dict:
             key = "dense" if name.startswith("dense:") else name
             if key == "dense" and (row.get("dense_best") or {}).get("variant") != name:
                 continue
-            strategies.setdefault(key, {})[str(row["tokens"])] = {
-                "prefill_s": measured["prefill_s"],
-                "decode_s_per_token": measured["decode_s_per_token"],
-                "seconds_per_question": measured["prefill_s"] + answer_tokens * measured["decode_s_per_token"],
-                "peak_memory_bytes": measured["peak_memory_bytes"],
-                **({"sdpa_backend": name.split(":", 1)[1]} if key == "dense" else {}),
-            }
-    return {
-        "format": FORMAT,
-        "device": report["device"],
-        "device_class": device_class(report["device"]),
-        "date": report["date"],
-        "versions": report["versions"],
-        "model_shape": report["preset"],
-        "answer_tokens": answer_tokens,
-        "source": "python -m engine bench-model",
-        "strategies": strategies,
-    }
+            strategies.setdefault(key, {})[str(row["tokens"])] = point(
+                measured["prefill_s"], measured["decode_s_per_token"], measured["peak_memory_bytes"], answer_tokens,
+                **({"sdpa_backend": name.split(":", 1)[1]} if key == "dense" else {}))
+    return make_profile(report["device"], report["date"], report["versions"], report["preset"], answer_tokens,
+                   "python -m engine bench-model", strategies)
+
+
+def point(prefill_s: float, decode_s_per_token: float, peak_memory_bytes: int, answer_tokens: int, **extra) -> dict:
+    """One measured length of one strategy."""
+    return {"prefill_s": prefill_s, "decode_s_per_token": decode_s_per_token,
+            "seconds_per_question": prefill_s + answer_tokens * decode_s_per_token,
+            "peak_memory_bytes": peak_memory_bytes, **extra}
+
+
+def make_profile(device: str, date: str, versions: dict, model_shape: str, answer_tokens: int, source: str,
+            strategies: dict[str, dict[str, dict]]) -> dict:
+    """A profile: `strategies` maps "dense" or "mode:indexer" to its points by token count (point())."""
+    return {"format": FORMAT, "device": device, "device_class": device_class(device), "date": date,
+            "versions": versions, "model_shape": model_shape, "answer_tokens": answer_tokens, "source": source,
+            "strategies": strategies}
 
 
 def write_profile(report: dict, folder: Path, answer_tokens: int) -> Path:
-    profile = profile_from_report(report, answer_tokens)
+    return save_profile(profile_from_report(report, answer_tokens), folder)
+
+
+def save_profile(profile: dict, folder: Path) -> Path:
+    """profile as <folder>/<device class>.json."""
     path = Path(folder) / f"{profile['device_class']}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, profile)

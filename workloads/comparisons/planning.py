@@ -20,14 +20,17 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Sum
 
 from engine import ledger
 from engine.call_plan import QUESTION_TOKENS, Call, call_plan, estimated_chunks
+from engine.device_profile import device_class, read_profile
 from engine.model.metadata import read_metadata
 from engine.planned_work import PlannedWork, planned_work
 from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name
 from workloads.comparisons import pricing
+from workloads.comparisons.length_rates import LengthRates, length_rates
 from workloads.comparisons.measured_profile import MeasuredLines, measured_lines
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
@@ -53,6 +56,9 @@ class Projection:
     notes: list[str]
     questions: int = 1  # the questions a cached line's prefill is shared by
     measured: MeasuredLines | None = None  # a device profile's measured figures, beside the projected ones
+    # Per length, whether the device dollars' whole-document rates there were measured, interpolated or extrapolated
+    # in the run's device profile (length_rates); None when one measured rate prices every length.
+    rate_basis: list[str] | None = None
 
     @property
     def has_zero_dollars(self) -> bool:
@@ -90,18 +96,19 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
         measured = f"run {run.pk}'s measured costs" if run else "a comparison's measured costs"
         notes.append(f"The workload's documents hold {tokens:,} tokens, fewer than the {LENGTHS[0] // 1024}K this "
                      f"projection starts at: at their own length, {measured} answer the question.")
-    device = _device_dollars(workload, run, work, questions, notes, on)
+    by_length = _length_rates(run, cfg.indexer, tokens)
+    device = _device_dollars(workload, run, work, questions, notes, on, by_length)
     api = _api_dollars(workload, calls, questions, notes, on)
     in_dollars = device is not None and {"full_index_share", "chunked"} <= device.keys()
     basis_costs = device if in_dollars else flops
     view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
             else "device view, in ledger FLOPs (no device dollars)")
     up_to = _up_to(basis_costs)
-    measured = measured_lines(workload.organisation, LENGTHS, cfg.indexer, on)
+    measured = measured_lines(workload.organisation, cfg.indexer, on, device_class(run.device) if run else "")
     if measured is not None:
         notes.append(measured.note)
     return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
-                      notes, questions, measured)
+                      notes, questions, measured, by_length.basis if device is not None and by_length else None)
 
 
 def _questions(workload: Workload, run: ComparisonRun | None) -> int:
@@ -123,11 +130,20 @@ def _calls(strategy: str, n: int, run: ComparisonRun) -> list[Call]:
     return call_plan(strategy, [n], estimated_chunks([n], run.chunk_tokens, run.chunk_overlap))
 
 
+def _length_rates(run: ComparisonRun | None, indexer: str, tokens: int) -> LengthRates | None:
+    """How the run's device's rates follow the length, where its device class has a profile with FLOPs."""
+    if run is None or not run.device:
+        return None
+    profile = read_profile(device_class(run.device), settings.DEVICE_PROFILE_DIR)
+    return length_rates(profile, indexer, LENGTHS, tokens) if profile else None
+
+
 def _device_dollars(workload: Workload, run: ComparisonRun | None, work: dict[str, list[PlannedWork]],
-                    questions: int, notes: list[str], on: dt.date) -> dict | None:
+                    questions: int, notes: list[str], on: dt.date, by_length: LengthRates | None) -> dict | None:
     """Each strategy's FLOPs at its own measured seconds per FLOP: strategies differ in how fast the device runs
     their work (short dense chunk calls against one long sparse call), so one rate for all would misprice them.
-    A cached strategy's prefill is priced at the rate its own prefill ran at."""
+    A cached strategy's prefill is priced at the rate its own prefill ran at. Where the device has a profile, the
+    whole-document rates follow the length as it measured (length_rates)."""
     if run is None:
         notes.append("Device dollars need a measured run to calibrate seconds per FLOP: start a comparison.")
         return None
@@ -152,7 +168,14 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, work: dict[st
         notes.append(f"No device dollars for {', '.join(unmeasured)}: run {run.pk} did not measure "
                      f"{'it' if len(unmeasured) == 1 else 'them'}.")
     per_hour = float(gpu.per_hour)
-    return {s: [seconds(w, questions, rates[s], prefill.get(s, rates[s])) / 3600 * per_hour for w in values]
+    ones = [1.0] * len(LENGTHS)
+    if by_length is not None:
+        notes.append(by_length.note)
+    scale = by_length.question if by_length else {}
+    scale_prefill = by_length.prefill if by_length else {}
+    return {s: [seconds(w, questions, rates[s] * scale.get(s, ones)[i],
+                        prefill.get(s, rates[s]) * scale_prefill.get(s, ones)[i]) / 3600 * per_hour
+                for i, w in enumerate(values)]
             for s, values in work.items() if s in rates}
 
 

@@ -322,7 +322,7 @@ def planning(projection) -> Chart:
         measured = projection.measured
         for strategy, values in ((measured.dollars or {}) if measured else {}).items():
             # Markers alone, at the lengths measured: a measured point is not joined to the projection's lines.
-            fig.add_trace(go.Scatter(x=projection.lengths, y=values, name=f"{strategy_name(strategy)}, {measured.label}",
+            fig.add_trace(go.Scatter(x=measured.lengths, y=values, name=f"{strategy_name(strategy)}, {measured.label}",
                                      mode="markers", marker=dict(color=COLOURS.get(strategy, "#444444"),
                                                                  symbol="diamond", size=10)))
     else:

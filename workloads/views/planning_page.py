@@ -22,16 +22,18 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk)
     projection = project(workload)
     device = projection.device_dollars or {}
-    # One row per context length: each strategy's device dollars (None when not priced) and ledger FLOPs.
-    rows = [(length, [(device[s][i] if s in device else None, values[i]) for s, values in projection.flops.items()])
+    # One row per context length: whether its rates were measured there (None: one rate for all), then each
+    # strategy's device dollars (None when not priced) and ledger FLOPs.
+    basis = projection.rate_basis or [None] * len(projection.lengths)
+    rows = [(length, basis[i], [(device[s][i] if s in device else None, values[i])
+                                for s, values in projection.flops.items()])
             for i, length in enumerate(projection.lengths)]
     measured = projection.measured
-    # The measured lengths only: one row per length some strategy was measured at, (seconds, dollars) per strategy.
+    # One row per measured length, (seconds, dollars) per strategy.
     measured_rows = [
         (length, [(measured.seconds[s][i], measured.dollars[s][i] if measured.dollars else None)
                   for s in measured.seconds])
-        for i, length in enumerate(projection.lengths)
-        if any(values[i] is not None for values in measured.seconds.values())
+        for i, length in enumerate(measured.lengths)
     ] if measured else []
     run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
     return render(request, "workloads/planning.html", {

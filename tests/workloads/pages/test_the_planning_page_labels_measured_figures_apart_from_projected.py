@@ -39,9 +39,10 @@ def test_the_page_shows_the_measured_h200_figures_labelled_beside_the_projection
     for strategy, key in shown.items():
         points = PROFILE["strategies"].get(key, {})
         assert projection.measured.seconds[strategy] == [
-            points[str(n)]["seconds_per_question"] if str(n) in points else None for n in projection.lengths]
+            points[str(n)]["seconds_per_question"] if str(n) in points else None for n in projection.measured.lengths]
     rows = re.findall(r'<tr><th scope="row" class="num">([\d,]+)</th>', measured_table)
     measured_lengths = sorted({int(n) for key in shown.values() for n in PROFILE["strategies"].get(key, {})})
+    assert projection.measured.lengths == measured_lengths
     assert rows == [f"{n:,}" for n in measured_lengths] and len(rows) < len(projection.lengths)
     assert f"{PROFILE['strategies']['dense']['32768']['seconds_per_question']:.3f} s" in measured_table
     # Dollars at the price book's H200 rate ($3.50/h).

@@ -1,5 +1,6 @@
 """The planning's cached lines and its month of questions, against figures worked out by hand: the documents'
-prefill shared by the run's questions at the rate the prefill ran at, each question's own calls at theirs."""
+prefill shared by the run's questions at the rate the prefill ran at, each question's own calls at theirs. No device
+profile here: one measured rate prices every length (test_the_planning_follows_the_cpus_measured_rate_by_length)."""
 
 import pytest
 from django.urls import reverse
@@ -22,7 +23,9 @@ def _cached_run(workload, probe):
     return make_run(workload, the_report)
 
 
-def test_a_cached_question_pays_a_third_of_the_prefill_when_three_questions_share_it(workload, probe, prices):
+def test_a_cached_question_pays_a_third_of_the_prefill_when_three_questions_share_it(workload, probe, prices,
+                                                                                      settings, tmp_path):
+    settings.DEVICE_PROFILE_DIR = tmp_path
     _cached_run(workload, probe)
 
     projection = project(workload)
