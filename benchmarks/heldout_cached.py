@@ -1,12 +1,13 @@
 """A question against a cached 20K-token document set: Index Share's cached path against dense's, on held-out text.
 
 Usage: .venv/bin/python benchmarks/heldout_cached.py [--strategies full_dense_cached,full_index_share_cached]
-       [--json benchmarks/heldout_cached-<model>.json]
+       [--anchors workload|calibrated|uniform] [--topk N] [--json benchmarks/heldout_cached-<model>.json]
 
 The documents are text this project did not write: the two licence texts of samples/contracts, each twice under a
 vendor's name (about 21K tokens of the default model's), with six fees of the same shape planted at seeded
 paragraph breaks, one per company, each a distractor for the others. Six probes ask them. The comparison is the
-product's own (engine.compare.compare) at the runs' defaults, anchors calibrated on the documents; its report has
+product's own (engine.compare.compare) at the runs' defaults, anchors calibrated on the documents (--anchors and
+--topk change those two, a budget policy's candidates); its report has
 each cached strategy's one-off prefill and its seconds per question (computed CPU seconds on a CPU).
 """
 
@@ -23,6 +24,7 @@ from engine.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads (engine/openmp.py)
 
+from engine import run_settings  # noqa: E402
 from engine.compare import Workload, compare  # noqa: E402
 from engine.documents import Document  # noqa: E402
 from engine.jsonfile import write_json_atomic  # noqa: E402
@@ -55,11 +57,15 @@ def workload_texts(seed: int = 20261206) -> tuple[list[Document], list[Probe]]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--strategies", default="full_dense_cached,full_index_share_cached")
+    parser.add_argument("--anchors", choices=run_settings.ANCHORS, default=run_settings.DEFAULTS["anchors"])
+    parser.add_argument("--topk", type=int, help="the documents' top-k, tokens (default: the runs')")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     lm = load_model()
     documents, probes = workload_texts()
-    work = Workload(documents=documents, probes=probes, strategies=args.strategies.split(","))
+    attention = run_settings.attention({"topk": args.topk} if args.topk else {}, "index_share")
+    work = Workload(documents=documents, probes=probes, strategies=args.strategies.split(","), attention=attention,
+                    anchors=args.anchors)
     report = compare(lm, work, progress=lambda done, planned, message: print(f"{done}/{planned} {message}", flush=True))
     print(comparison_table(report))
     for name, s in report["strategies"].items():
