@@ -46,7 +46,7 @@ def profile_from_report(report: dict, answer_tokens: int) -> dict:
                 measured["prefill_s"], measured["decode_s_per_token"], measured["peak_memory_bytes"], answer_tokens,
                 **({"sdpa_backend": name.split(":", 1)[1]} if key == "dense" else {}))
     return make_profile(report["device"], report["date"], report["versions"], report["preset"], answer_tokens,
-                   "python -m engine bench-model", strategies)
+                        "python -m engine bench-model", strategies)
 
 
 def point(prefill_s: float, decode_s_per_token: float, peak_memory_bytes: int, answer_tokens: int, **extra) -> dict:
@@ -57,7 +57,7 @@ def point(prefill_s: float, decode_s_per_token: float, peak_memory_bytes: int, a
 
 
 def make_profile(device: str, date: str, versions: dict, model_shape: str, answer_tokens: int, source: str,
-            strategies: dict[str, dict[str, dict]]) -> dict:
+                 strategies: dict[str, dict[str, dict]]) -> dict:
     """A profile: `strategies` maps "dense" or "mode:indexer" to its points by token count (point())."""
     return {"format": FORMAT, "device": device, "device_class": device_class(device), "date": date,
             "versions": versions, "model_shape": model_shape, "answer_tokens": answer_tokens, "source": source,
