@@ -152,12 +152,15 @@ GLM52_ATTENTION = AttentionConfig(
 )  # DSA: per-token top-2048 from a lightning indexer; window/sinks are ours, kept minimal.
 
 
-def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: bool = True) -> Costs:
+def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: bool = True,
+                  last_block_exact: bool = True) -> Costs:
     """Cost of prefilling n tokens (logits for the last one only).
 
     answer_tail: the last ANSWER_TAIL_TOKENS queries attend once more at the answer's budget
     (AttentionConfig.answer_topk), as a prompt's last forward does; a cached prefix's prefill (and continuation_costs'
-    prefix, which it subtracts) leaves them out, as engine.prefix does."""
+    prefix, which it subtracts) leaves them out, as engine.prefix does.
+    last_block_exact: the pooled_mass indexer scores a forward's last block query by query; continuation_costs
+    counts the prefix as the first queries of a longer forward, where that block was pooled like the rest."""
     costs = Costs()
     lm_head = 2 * shape.d_model * shape.vocab
     costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * n + lm_head
@@ -172,7 +175,7 @@ def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: 
         costs.flops["attention"] += 2 * shape.n_heads * (shape.qk_dim + shape.v_dim) * keys
         costs.bytes["attention"] += loads
         if role == "index":
-            flops, nbytes = _indexer_prefill(shape, cfg, n)
+            flops, nbytes = _indexer_prefill(shape, cfg, n, last_block_exact)
             costs.flops["indexer"] += flops
             costs.bytes["indexer"] += nbytes
     return costs
@@ -224,7 +227,9 @@ def continuation_costs(
     for its last one; the weights are read once.
     """
     whole = prefill_costs(shape, cfg, prefix_tokens + suffix_tokens)
-    prefix = prefill_costs(shape, cfg, prefix_tokens, answer_tail=False)  # inside the whole, its tail is plain
+    # Inside the whole, the prefix's tail is plain and its last block pooled: subtracting the prefix's own prefill,
+    # whose last block pooled_mass scores query by query, made a short question's indexer cost negative.
+    prefix = prefill_costs(shape, cfg, prefix_tokens, answer_tail=False, last_block_exact=False)
     costs = Costs()
     lm_head = 2 * shape.d_model * shape.vocab
     costs.flops["linear"] = (shape.linear_flops_per_token - lm_head) * suffix_tokens + lm_head
@@ -341,8 +346,9 @@ def _block_key_pairs(n: int, b: int) -> int:
     return b * blocks * (blocks - 1) // 2 + n  # full blocks see (i+1)*b keys each; the last sees all n
 
 
-def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[float, float]:
-    """One indexer pass over an n-token prompt, in one layer."""
+def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int,
+                     last_block_exact: bool = True) -> tuple[float, float]:
+    """One indexer pass over an n-token prompt, in one layer (last_block_exact: prefill_costs)."""
     b, h, d = cfg.block_size, shape.n_heads, shape.qk_dim
     if shape.learned_indexer is not None:
         ix = shape.learned_indexer
@@ -370,7 +376,7 @@ def _indexer_prefill(shape: ModelShape, cfg: AttentionConfig, n: int) -> tuple[f
         # again for the masses: on a GPU the pooled rows cost about 4*H*D + 6*H per pair, not 2*H*D + 4*H, and
         # each tile of 16 to 64 query blocks reads its causal keys twice. The ledger has no notion of backend,
         # so its figures stay the algorithm's.
-        last = n - (blocks - 1) * b
+        last = n - (blocks - 1) * b if last_block_exact else 0
         pairs = _block_key_pairs(n, b) + last * (2 * n - last + 1) // 2
         return h * d * n + 2 * h * d * pairs + 4 * h * pairs, key_bytes
     # pooled: mean queries and keys (one add per element), then 2*H*D per causal

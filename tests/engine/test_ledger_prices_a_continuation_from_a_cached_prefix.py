@@ -36,3 +36,15 @@ def test_the_prefix_once_and_the_continuation_add_up_to_one_prefill(mode):
     for component in ("attention", "indexer"):
         assert split.flops[component] + tail.flops[component] == whole.flops[component]
     assert (tail.flops["indexer"] > 0) == (mode in ("index_share", "naive_sparse"))
+
+
+@pytest.mark.parametrize("indexer", ["pooled_mass", "pooled", "mass", "exact"])
+@pytest.mark.parametrize("prefix_tokens, suffix_tokens", [(1855, 31), (1855, 1), (640, 64), (6000, 130)])
+def test_no_continuation_costs_a_negative_amount(indexer, prefix_tokens, suffix_tokens):
+    # The sample's run page showed a cached Index Share question's indexer at -4.32 GFLOP: the prefix's own prefill,
+    # subtracted from the whole, counted its last block query by query, which the whole pooled.
+    cfg = AttentionConfig(window=256, topk=256, global_blocks=2, indexer=indexer, dense_layers=0, group_size=1)
+    for mode in ("index_share", "naive_sparse"):
+        tail = ledger.continuation_costs(SHAPE, cfg.replace(mode=mode), prefix_tokens, suffix_tokens, 24)
+        assert all(value >= 0 for value in (*tail.flops.values(), *tail.bytes.values())), tail
+        assert tail.flops["indexer"] > 0
