@@ -1,12 +1,13 @@
 """engine.planned_work: a cached strategy's prefill is one-off work its questions share. With one question to
-share it, the prefill and that question's own calls are the uncached call's FLOPs, and one row of logits more (the
-prefill's last token's, which a single pass never computes); with more, each question pays less, and never less than
-its own calls."""
+share it, the prefill and that question's own calls are the uncached call's FLOPs, one row of logits more (the
+prefill's last token's, which a single pass never computes) and, with the pooled_mass indexer, the prefill's last block
+scored query by query where a single pass pooled it; with more, each question pays less, and never less than its own
+calls."""
 
 import pytest
 
 from engine import ledger, run_settings
-from engine.call_plan import call_plan
+from engine.call_plan import QUESTION_TOKENS, call_plan
 from engine.planned_work import planned_work
 
 
@@ -15,10 +16,17 @@ def test_one_question_pays_the_whole_prefill_and_no_more(mode):
     cfg = run_settings.attention({})
     documents = [20_000, 12_000]
     uncached = planned_work(ledger.SMOLLM2_135M, cfg, f"full_{mode}", call_plan(f"full_{mode}", documents, []))
-    cached = planned_work(ledger.SMOLLM2_135M, cfg, f"full_{mode}_cached",
-                          call_plan(f"full_{mode}_cached", documents, []))
+    (call,) = call_plan(f"full_{mode}_cached", documents, [])
+    cached = planned_work(ledger.SMOLLM2_135M, cfg, f"full_{mode}_cached", [call])
 
     assert uncached.prefill_flops == 0
     shape = ledger.SMOLLM2_135M
-    assert cached.per_question(1) - uncached.question_flops == pytest.approx(2 * shape.d_model * shape.vocab)
+    prefix = call.prompt_tokens - QUESTION_TOKENS
+    at = cfg.replace(mode=mode)
+    pooled_last_block = (ledger.prefill_costs(shape, at, prefix, answer_tail=False).flops["indexer"]
+                         - ledger.prefill_costs(shape, at, prefix, answer_tail=False, last_block_exact=False)
+                         .flops["indexer"])
+    assert (pooled_last_block > 0) == (mode != "dense")
+    assert cached.per_question(1) - uncached.question_flops == pytest.approx(
+        2 * shape.d_model * shape.vocab + pooled_last_block)
     assert cached.question_flops < cached.per_question(90) < cached.per_question(9) < uncached.question_flops
