@@ -7,11 +7,18 @@ The rule, in order:
 1. Only strategies that ran and are inside the quality gate can be recommended (gate `within`, or
    `none` when nothing else ran). A strategy the probes cannot tell from the best is not recommended
    over one that is inside the gate; a gated one never is.
+   When only the most accurate is inside the gate and the probes cannot tell the others from it, no pick
+   rests on evidence: the sentence says so first, and the strategies not gated are all candidates for a
+   provisional choice.
 2. Of those, the cheapest in the view the caller chose (device dollars, or device seconds when the run
    has no dollar figures). Costs whose measured spreads overlap are the same within measurement, so
-   among the cheapest and those tied with it, the most accurate wins.
+   among the cheapest and those tied with it, the most accurate wins; the cheapest is then named too.
 3. With one strategy there is nothing to compare against, and with no probe answered right by any
    strategy there is nothing to recommend: the sentence says so instead of naming a winner.
+
+Every cost is written with its measured range and every accuracy as a count and its 95% interval, so no
+sentence can call two figures the same that the reader sees apart. The reasons are plain words: the
+statistics' names and values stay in the run's tables and the PDF's appendix.
 """
 
 from __future__ import annotations
@@ -83,24 +90,34 @@ def decide(options: Sequence[Option], view: View = View()) -> Decision:
     if not any(o.correct for o in ran):
         return Decision(None, "No strategy answered any of your questions correctly: check the model and the "
                               "questions before trusting any cost.", refusals)
-    candidates = [o for o in ran if o.gate is None or o.gate.call in ("within", "none")]
-    priced = [o for o in candidates if o.cost is not None]
+    within = [o for o in ran if o.gate is None or o.gate.call in ("within", "none")]
+    unsure = [o for o in ran if o.gate is not None and o.gate.call == "cannot_tell"]
+    # Only the most accurate is inside the gate and the probes cannot tell the others from it: no pick rests on
+    # evidence, so the cheapest of them all is the provisional choice rather than the one with a lucky extra answer.
+    provisional = len(within) == 1 and bool(unsure)
+    adequate = within + unsure if provisional else within
+    priced = [o for o in adequate if o.cost is not None]
     if not priced:
-        best = max(candidates, key=lambda o: o.correct)
-        return Decision(best.strategy, f"Recommended: {run_settings.name(best.strategy)}, which answers "
-                                       f"{_percent(best)} of your questions; no cost was measured to set against the "
-                                       "others.", refusals)
+        best = max(adequate, key=lambda o: o.correct)
+        return Decision(best.strategy, f"Recommended: {run_settings.name(best.strategy)}, which "
+                                       f"{_answers(best)}; no cost was measured to set against the others.",
+                        refusals)
     cheapest = min(priced, key=lambda o: o.cost)
     tied = [o for o in priced if stats.same_within_measurement(_range(o), _range(cheapest))]
     chosen = max(tied, key=lambda o: (o.correct, -o.cost))
     other = _counterpart(ran, chosen)
     # "Recommended: <name>," rather than "Use <name>:": the plain names ("ask every chunk") are labels, not nouns.
     sentence = f"Recommended: {run_settings.name(chosen.strategy)}, {_figures(chosen, view)}."
+    if provisional:
+        sentence = (f"{_too_few(unsure)} Provisional choice, the cheapest of them: "
+                    f"{run_settings.name(chosen.strategy)}, {_figures(chosen, view)}.")
     if other is not None:
-        same = other.cost is not None and stats.same_within_measurement(_range(other), _range(chosen))
-        cost = f"costs the same within measurement ({view.money(other.cost)})" if same else _costs(other, view)
-        sentence += f" {_capital(_name(other))} {cost} and answers {_percent(other)}."
-    reasons = [_gate_reason(ran, view), *_noise_reason(tied, priced), view_reason(view)]
+        cost = f"costs {_beside(other, chosen, view)}" if other.cost is not None else "has no measured cost"
+        sentence += f" {_capital(_name(other))} {cost} and {_answers(other)}."
+    if cheapest is not chosen and cheapest is not other:
+        sentence += (f" {_capital(_name(cheapest))} costs least, {_beside(cheapest, chosen, view)} and "
+                     f"{_answers(cheapest)}.")
+    reasons = [_gate_reason(ran, view), _noise_reason(chosen, tied, priced, view), view_reason(view)]
     api = _api_reason(ran, chosen, other, view)
     return Decision(chosen.strategy, sentence, [r for r in (*reasons, api, *refusals) if r],
                     other.strategy if other is not None else None)
@@ -117,40 +134,43 @@ def _counterpart(ran: list[Option], chosen: Option) -> Option | None:
     return max(others, key=lambda o: (o.correct, -(o.cost or 0)), default=None)
 
 
+def _too_few(unsure: list[Option]) -> str:
+    counts = [o.gate.probes_to_tell for o in unsure]
+    settle = (f"about {max(counts)} would settle it" if all(counts) else "many more would be needed to settle it")
+    return f"Too few questions to tell these strategies apart yet: {settle}."
+
+
 def _gate_reason(ran: list[Option], view: View) -> str:
+    """The quality gate in plain words; its statistics (the McNemar test's p-values) stay in the run's tables."""
     best = max(ran, key=lambda o: o.correct)
+    others = [o for o in ran if o is not best and o.gate is not None]
+    gated = [o for o in others if o.gate.call == "gated"]
+    unsure = [o for o in others if o.gate.call == "cannot_tell"]
     notes = []
-    for o in ran:
-        g = o.gate
-        if g is None or o is best:
-            continue
-        if g.call == "gated":
-            p = f" (McNemar p = {g.p_value:.2g})" if g.p_value is not None else ""
-            notes.append(f"{_name(o)} is gated: {g.points_below:.0f} points below {_name(best)}{p}, "
-                         "so its savings do not count")
-        elif g.call == "cannot_tell":
-            more = (f"about {g.probes_to_tell} probes in all would settle it" if g.probes_to_tell
-                    else "many more probes would be needed to settle it")
-            notes.append(f"{_name(o)} answers {g.points_below:.0f} points fewer than {_name(best)}, but "
-                         f"{o.n_probes} probes cannot tell that from chance{_p(g)}: {more}")
+    if gated:
+        notes.append(f"{_capital(_listed([_name(o) for o in gated]))} left out: clearly fewer right answers than "
+                     f"{_name(best)}, more than chance explains, so their savings do not count.")
+    if unsure:
+        counts = [o.gate.probes_to_tell for o in unsure]
+        settle = f"about {max(counts)} questions would settle it" if all(counts) else "many more questions would"
+        notes.append(f"{_capital(_listed([_name(o) for o in unsure]))}: fewer right answers than {_name(best)}, "
+                     f"but too few questions to tell that from chance; {settle}.")
     if not notes:
-        return (f"Quality gate: every strategy is within {view.gate_points:g} points of the most accurate, "
-                f"{_name(best)}.")
-    return "Quality gate: " + "; ".join(notes) + "."
+        return f"Every strategy answers within {view.gate_points:g} points of the most accurate, {_name(best)}."
+    return " ".join(notes)
 
 
-def _p(g: stats.Gate) -> str:
-    return f" (McNemar p = {g.p_value:.2g})" if g.p_value is not None else ""
-
-
-def _noise_reason(tied: list[Option], priced: list[Option]) -> list[str]:
+def _noise_reason(chosen: Option, tied: list[Option], priced: list[Option], view: View) -> str | None:
     if not any(o.cost_range for o in priced):
-        return []
+        return None
     if len(tied) > 1:
-        names = ", ".join(_name(o) for o in tied)
-        return [f"Noise: {names} cost the same within measurement (their costs at the lowest and highest "
-                "measured rates overlap), so the more accurate is recommended."]
-    return ["Noise: the cheapest strategy's cost stays below the others' at every measured rate."]
+        return (f"{_capital(_listed([_name(o) for o in tied]))} cost the same within measurement (their measured "
+                "ranges overlap), so the one that answers most, then the cheaper, is recommended.")
+    rest = [o for o in priced if o is not chosen]
+    if rest and all(_range(chosen)[1] < _range(o)[0] for o in rest):
+        return (f"{_capital(_name(chosen))} costs less than every other adequate strategy even at its slowest "
+                f"measured rate ({view.money(_range(chosen)[1])} per {view.unit}).")
+    return None
 
 
 def view_reason(view: View) -> str:
@@ -175,18 +195,31 @@ def _range(o: Option) -> tuple[float, float]:
 
 
 def _figures(o: Option, view: View) -> str:
-    cost = f"{view.money(o.cost)} per {view.unit}, " if o.cost is not None else ""
-    return f"{cost}answers {_percent(o)} of your questions"
+    cost = f"{_money_with_range(o, view)} per {view.unit}, " if o.cost is not None else ""
+    return f"{cost}{_answers(o)}"
 
 
-def _costs(o: Option, view: View) -> str:
-    return f"costs {view.money(o.cost)}" if o.cost is not None else "has no measured cost"
+def _money_with_range(o: Option, view: View) -> str:
+    """"$0.00019 ($0.00012-$0.00031)": the cost at the median rate and at the lowest and highest measured ones."""
+    low, high = _range(o)
+    return view.money(o.cost) if low == high else f"{view.money(o.cost)} ({view.money(low)}–{view.money(high)})"
 
 
-def _percent(o: Option) -> str:
-    """"56% (±27)": the accuracy, and half the width of its Wilson 95% interval, in points."""
+def _beside(o: Option, chosen: Option, view: View) -> str:
+    """o's cost beside the recommendation's: "the same within measurement" only where their measured ranges overlap,
+    and always with o's range, as the recommendation's own figure has it, so that the reader sees the overlap."""
+    same = chosen.cost is not None and stats.same_within_measurement(_range(o), _range(chosen))
+    return _money_with_range(o, view) + (", the same within measurement," if same else "")
+
+
+def _answers(o: Option) -> str:
+    """"answers 5 of 9 questions (27–79%)": the count, and the Wilson 95% interval of the accuracy it stands for."""
     lo, hi = o.interval
-    return f"{o.accuracy * 100:.0f}% (±{(hi - lo) * 50:.0f})"
+    return f"answers {o.correct} of {o.n_probes} questions ({lo * 100:.0f}–{hi * 100:.0f}%)"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _name(o: Option) -> str:

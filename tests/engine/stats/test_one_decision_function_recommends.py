@@ -17,37 +17,61 @@ VIEW = View(unit="contract", money=lambda v: f"${v:.2f}", basis="device dollars 
 def test_it_recommends_the_cheapest_strategy_inside_the_gate_and_sets_it_against_chunking():
     d = decide([option("chunked", 3.0, 5), option("full_index_share", 1.0, 5), option("full_dense", 2.0, 5)], VIEW)
     assert d.recommended == "full_index_share"
-    assert d.sentence == ("Recommended: Whole documents (Index Share), $1.00 per contract, answers 56% (±27) of your "
-                          "questions. Ask every chunk costs $3.00 and answers 56% (±27).")
+    assert d.sentence == ("Recommended: Whole documents (Index Share), $1.00 per contract, answers 5 of 9 questions "
+                          "(27–81%). Ask every chunk costs $3.00 and answers 5 of 9 questions (27–81%).")
 
 
 def test_a_gated_strategy_is_never_recommended_however_cheap():
     gated = Gate("gated", 60.0, 0.002, None)
     d = decide([option("chunked", 3.0, 18, n=20), option("full_index_share", 0.1, 6, n=20, gate=gated)], VIEW)
     assert d.recommended == "chunked"
-    assert any("is gated: 60 points below" in r for r in d.reasons)
+    assert any(r.startswith("Whole documents (Index Share) left out: clearly fewer right answers") for r in d.reasons)
 
 
-def test_one_the_probes_cannot_tell_apart_is_not_recommended_and_the_reason_says_how_many_probes_would():
+def test_one_the_probes_cannot_tell_apart_is_not_recommended_over_one_inside_the_gate():
     unsure = Gate("cannot_tell", 44.4, 0.125, 13)
-    d = decide([option("chunked", 3.0, 5), option("full_index_share", 1.0, 1, gate=unsure)], VIEW)
+    d = decide([option("chunked", 3.0, 5), option("full_dense", 4.0, 5),
+                option("full_index_share", 1.0, 1, gate=unsure)], VIEW)
     assert d.recommended == "chunked"
-    assert any("cannot tell that from chance" in r and "about 13 probes" in r for r in d.reasons)
+    assert d.sentence.startswith("Recommended: Ask every chunk")
+    assert any("too few questions to tell that from chance; about 13 questions would settle it" in r
+               for r in d.reasons)
+
+
+def test_when_the_probes_cannot_tell_any_strategy_from_the_best_it_says_so_first_and_picks_the_cheapest():
+    # The sample's run: one extra right answer of 9 made naive sparse "the best", every other "cannot tell yet".
+    d = decide([option("full_naive_sparse", 1.89, 6), option("retrieval", 1.05, 5, gate=Gate("cannot_tell", 11, 1, 33)),
+                option("full_index_share_cached", 0.80, 5, gate=Gate("cannot_tell", 11, 1, 30))], VIEW)
+    assert d.recommended == "full_index_share_cached"
+    assert d.sentence.startswith("Too few questions to tell these strategies apart yet: about 33 would settle it. "
+                                 "Provisional choice, the cheapest of them: Whole documents, cached (Index Share), "
+                                 "$0.80 per contract")
 
 
 def test_costs_inside_each_others_spread_are_a_tie_won_by_the_more_accurate():
     d = decide([option("chunked", 1.0, 4, spread=(0.8, 1.5)),
                 option("full_dense", 1.2, 5, spread=(0.9, 1.3))], VIEW)
     assert d.recommended == "full_dense"
-    assert "Ask every chunk costs the same within measurement ($1.00)" in d.sentence
-    assert any(r.startswith("Noise: ") and "cost the same within measurement" in r for r in d.reasons)
+    assert "Ask every chunk costs $1.00 ($0.80–$1.50), the same within measurement, and answers 4 of 9" in d.sentence
+    assert "Recommended: Whole documents (dense), $1.20 ($1.08–$1.56) per contract" in d.sentence
+    assert any("cost the same within measurement (their measured ranges overlap)" in r for r in d.reasons)
+
+
+def test_the_cheapest_inside_the_gate_is_named_when_a_tie_recommends_another():
+    d = decide([option("chunked", 3.0, 5, spread=(0.9, 1.1)), option("full_dense", 1.2, 5, spread=(0.9, 1.3)),
+                option("full_index_share", 1.0, 4, spread=(0.8, 1.5))], VIEW)
+    assert d.recommended == "full_dense"
+    assert "Whole documents (Index Share) costs least, $1.00 ($0.80–$1.50), the same within measurement, and " \
+           "answers 4 of 9" in d.sentence
 
 
 def test_costs_apart_beyond_their_spread_are_not_a_tie():
     d = decide([option("chunked", 1.0, 4, spread=(0.9, 1.1)),
                 option("full_dense", 2.0, 5, spread=(0.9, 1.1))], VIEW)
     assert d.recommended == "chunked"
-    assert "Whole documents (dense) costs $2.00" in d.sentence
+    assert "Whole documents (dense) costs $2.00 ($1.80–$2.20) and answers" in d.sentence
+    assert "Ask every chunk costs less than every other adequate strategy even at its slowest measured rate ($1.10 " \
+           "per contract)." in d.reasons
 
 
 def test_a_run_of_one_strategy_recommends_nothing_and_says_there_is_nothing_to_compare():

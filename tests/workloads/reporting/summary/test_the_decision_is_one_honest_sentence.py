@@ -20,9 +20,9 @@ def test_it_recommends_the_cheaper_strategy_inside_the_gate_and_sets_it_against_
     run = make_run(workload, report({"full_index_share": _ran(probe, "index_share", 27.0, True),
                                      "chunked": _ran(probe, "dense", 36.0, True)}, DEVICE))
 
-    # 27 s and 36 s on a $3.50/h H200, over the run's 4 contracts; one probe each, right: 100% (Wilson ±40).
-    assert decision(run) == ("Recommended: Whole documents (Index Share), $0.00656 per contract, answers 100% (±40) of your "
-                             "questions. Ask every chunk costs $0.00875 and answers 100% (±40).")
+    # 27 s and 36 s on a $3.50/h H200, over the run's 4 contracts; one probe each, right: 1 of 1 (Wilson 21-100%).
+    assert decision(run) == ("Recommended: Whole documents (Index Share), $0.00656 per contract, answers 1 of 1 "
+                             "questions (21–100%). Ask every chunk costs $0.00875 and answers 1 of 1 questions (21–100%).")
 
 
 def test_a_gated_strategy_is_not_recommended_even_when_cheaper(workload, probe, prices):
@@ -31,7 +31,8 @@ def test_a_gated_strategy_is_not_recommended_even_when_cheaper(workload, probe, 
     chosen = recommendation(run)
 
     assert chosen.recommended == "full_index_share"
-    assert any(r.startswith("Quality gate: ask every chunk is gated: 100 points below") for r in chosen.reasons)
+    assert any(r.startswith("Ask every chunk left out: clearly fewer right answers than whole documents (Index Share)")
+               for r in chosen.reasons)
 
 
 def test_runs_from_before_the_three_way_gate_fall_back_to_their_gated_flag(workload, probe, prices):
@@ -51,7 +52,7 @@ def test_costs_inside_their_measured_spread_are_a_tie_won_by_the_more_accurate(w
     chosen = recommendation(run)
 
     assert chosen.recommended == "full_index_share"
-    assert "Ask every chunk costs the same within measurement ($0.00875)" in chosen.sentence
+    assert "Ask every chunk costs $0.00875 ($0.00613–$0.014), the same within measurement, and answers" in chosen.sentence
 
 
 def test_it_speaks_in_the_workloads_own_unit(acme, probe, prices):
@@ -91,7 +92,7 @@ def test_a_run_of_one_measured_strategy_recommends_nothing(workload, probe, pric
     chosen = recommendation(run)
 
     assert chosen.recommended is None
-    assert chosen.sentence.startswith("Only ask every chunk ran: $0.00875 per contract, answers 100% (±40) of your questions.")
+    assert chosen.sentence.startswith("Only ask every chunk ran: $0.00875 per contract, answers 1 of 1 questions (21–100%).")
 
 
 def test_the_api_view_is_a_labelled_reason(workload, probe, prices):

@@ -56,7 +56,7 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     text = pdf_text(pdf)
     # Page one is the whole summary: the title, the recommendation and its reasons, a short table, one chart.
     chosen = recommendation(run)
-    assert chosen.sentence.startswith("Recommended: Whole documents (Index Share), $0.00875 per contract, answers 100% (±40)")
+    assert chosen.sentence.startswith("Recommended: Whole documents (Index Share), $0.00875 per contract, answers 1 of 1 questions (21–100%)")
     page_one = _page_text(pdf, 0)
     assert page_one.index("Supplier contracts: does full context pay off?") < page_one.index(chosen.sentence)
     assert all(reason in page_one for reason in chosen.reasons)
