@@ -91,7 +91,8 @@ def decide(options: Sequence[Option], view: View = View()) -> Decision:
         return Decision(None, "No strategy answered any of your questions correctly: check the model and the "
                               "questions before trusting any cost.", refusals)
     within = [o for o in ran if o.gate is None or o.gate.call in ("within", "none")]
-    unsure = [o for o in ran if o.gate is not None and o.gate.call == "cannot_tell"]
+    # A strategy that answered nothing right is no provisional choice, however few the questions.
+    unsure = [o for o in ran if o.gate is not None and o.gate.call == "cannot_tell" and o.correct]
     # Only the most accurate is inside the gate and the probes cannot tell the others from it: no pick rests on
     # evidence, so the cheapest of them all is the provisional choice rather than the one with a lucky extra answer.
     provisional = len(within) == 1 and bool(unsure)
@@ -148,13 +149,16 @@ def _gate_reason(ran: list[Option], view: View) -> str:
     unsure = [o for o in others if o.gate.call == "cannot_tell"]
     notes = []
     if gated:
-        notes.append(f"{_capital(_listed([_name(o) for o in gated]))} left out: clearly fewer right answers than "
-                     f"{_name(best)}, more than chance explains, so their savings do not count.")
+        who = _capital(_listed([_name(o) for o in gated])) if len(gated) <= 2 else f"{len(gated)} strategies"
+        notes.append(f"{who} left out: clearly fewer right answers than {_name(best)}, more than chance explains, "
+                     "so their savings do not count.")
     if unsure:
         counts = [o.gate.probes_to_tell for o in unsure]
         settle = f"about {max(counts)} questions would settle it" if all(counts) else "many more questions would"
-        notes.append(f"{_capital(_listed([_name(o) for o in unsure]))}: fewer right answers than {_name(best)}, "
-                     f"but too few questions to tell that from chance; {settle}.")
+        # Named when they are few; a count otherwise, so that page one keeps its three reasons short.
+        who = _capital(_listed([_name(o) for o in unsure])) if len(unsure) <= 2 else f"{len(unsure)} strategies"
+        notes.append(f"{who}: fewer right answers than {_name(best)}, but too few questions to tell that from "
+                     f"chance; {settle}.")
     if not notes:
         return f"Every strategy answers within {view.gate_points:g} points of the most accurate, {_name(best)}."
     return " ".join(notes)
@@ -190,17 +194,25 @@ def _api_reason(ran: list[Option], chosen: Option, other: Option | None, view: V
     return sentence + " (an API bills tokens, whatever the attention)."
 
 
+def standing(o: Option) -> str:
+    """Where a strategy stands against the quality gate, in the words a table beside the recommendation uses."""
+    if not o.ran:
+        return "not measured"
+    call = o.gate.call if o.gate is not None else "within"
+    return {"gated": "left out", "cannot_tell": "too few to tell"}.get(call, "")
+
+
 def _range(o: Option) -> tuple[float, float]:
     return o.cost_range or (o.cost, o.cost)
 
 
 def _figures(o: Option, view: View) -> str:
-    cost = f"{_money_with_range(o, view)} per {view.unit}, " if o.cost is not None else ""
+    cost = f"{money_with_range(o, view)} per {view.unit}, " if o.cost is not None else ""
     return f"{cost}{_answers(o)}"
 
 
-def _money_with_range(o: Option, view: View) -> str:
-    """"$0.00019 ($0.00012-$0.00031)": the cost at the median rate and at the lowest and highest measured ones."""
+def money_with_range(o: Option, view: View) -> str:
+    """"$0.00019 ($0.00012–$0.00031)": the cost at the median rate and at the lowest and highest measured ones."""
     low, high = _range(o)
     return view.money(o.cost) if low == high else f"{view.money(o.cost)} ({view.money(low)}–{view.money(high)})"
 
@@ -209,13 +221,18 @@ def _beside(o: Option, chosen: Option, view: View) -> str:
     """o's cost beside the recommendation's: "the same within measurement" only where their measured ranges overlap,
     and always with o's range, as the recommendation's own figure has it, so that the reader sees the overlap."""
     same = chosen.cost is not None and stats.same_within_measurement(_range(o), _range(chosen))
-    return _money_with_range(o, view) + (", the same within measurement," if same else "")
+    return money_with_range(o, view) + (", the same within measurement," if same else "")
 
 
 def _answers(o: Option) -> str:
-    """"answers 5 of 9 questions (27–79%)": the count, and the Wilson 95% interval of the accuracy it stands for."""
+    """"answers 5 of 9 questions (27–81%)": the count, and the accuracy it stands for as a range."""
+    return f"answers {o.correct} of {o.n_probes} questions ({accuracy_range(o)})"
+
+
+def accuracy_range(o: Option) -> str:
+    """"27–81%": the Wilson 95% interval of the accuracy, the range a manager reads instead of "56% (±27)"."""
     lo, hi = o.interval
-    return f"answers {o.correct} of {o.n_probes} questions ({lo * 100:.0f}–{hi * 100:.0f}%)"
+    return f"{lo * 100:.0f}–{hi * 100:.0f}%"
 
 
 def _listed(items: list[str]) -> str:

@@ -47,6 +47,7 @@ def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
     assert chosen.keys() == {"recommended", "sentence", "reasons", "compared_with"}
     assert chosen["recommended"] in (None, "full_index_share", "chunked") and chosen["sentence"]
     if chosen["recommended"]:
-        assert chosen["sentence"].startswith("Recommended: ")
+        # A probe or two cannot tell strategies apart: then the choice is provisional, and the sentence says so first.
+        assert chosen["sentence"].startswith(("Recommended: ", "Too few questions to tell these strategies apart"))
     chunked_calls = report["strategies"]["chunked"]["calls"]
     assert sorted(report["order"]) == sorted(["full_index_share"] + ["chunked"] * chunked_calls)

@@ -58,7 +58,7 @@ def test_the_words_never_contradict_the_numbers(options):
         # "The same within measurement" exactly where the two measured ranges overlap.
         assert ("the same within measurement" in clause) == stats.same_within_measurement(_range(o), _range(chosen))
     within = [o for o in options if o.gate.call == "within"]
-    unsure = [o for o in options if o.gate.call == "cannot_tell"]
+    unsure = [o for o in options if o.gate.call == "cannot_tell" and o.correct]
     provisional = len(within) == 1 and unsure
     assert d.sentence.startswith("Too few questions to tell") == bool(provisional)
     adequate = within + unsure if provisional else within

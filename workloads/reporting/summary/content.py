@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import decision as wording
 from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
 
@@ -17,8 +18,9 @@ from workloads.documents import document_sets
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.reporting.changes import strategy_name
+from workloads.reporting.page_charts import COLOURS
 from workloads.reporting.summary import pdf_charts
-from workloads.reporting.summary.recommendation import monthly, recommendation
+from workloads.reporting.summary.recommendation import inputs, monthly, recommendation
 from workloads.templatetags.units import count_of, dollars
 
 
@@ -45,6 +47,18 @@ class StrategyRow:
     unit_cost_percent = _changed("unit_cost", "percent")
     previous_accuracy = _changed("accuracy", "previous")
     accuracy_points = _changed("accuracy", "delta_points")
+
+
+@dataclass(frozen=True)
+class GlanceRow:
+    """One strategy on page one, in the recommendation's own words and figures (engine.decision)."""
+
+    name: str
+    cost: str  # per unit of work, with its measured range
+    right: str  # "5 of 6 (44–97%)"
+    standing: str  # against the quality gate, in plain words; "" inside it
+    recommended: bool
+    colour: str  # the strategy's colour in page one's chart, which has no legend of its own
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,7 @@ class Content:
     projection: object  # workloads.comparisons.planning.Projection
     charts: list = field(default_factory=list)  # the appendix's pdf_charts.Chart, added by gather()
     decision_chart: object = None  # page one's chart, added by gather()
+    glance: list[GlanceRow] = field(default_factory=list)  # page one's table, added by gather()
 
     @property
     def workload(self):
@@ -146,7 +161,21 @@ def gather(run: ComparisonRun) -> Content:
     )
     content.charts = pdf_charts.all_charts(content)
     content.decision_chart = pdf_charts.decision(content)
+    content.glance = _glance(run, content.decision)
     return content
+
+
+def _glance(run: ComparisonRun, chosen: Decision) -> list[GlanceRow]:
+    """Page one's table: every strategy, the recommended first, then the measured by cost, the refused last. The
+    API's bill is in the monthly line above it and in the appendix's cost table."""
+    options, view = inputs(run)
+    options.sort(key=lambda o: (o.strategy != chosen.recommended, not o.ran, o.cost or 0))
+    return [GlanceRow(
+        name=strategy_name(o.strategy),
+        cost=wording.money_with_range(o, view) if o.cost is not None else "—",
+        right=f"{o.correct} of {o.n_probes} ({wording.accuracy_range(o)})" if o.ran else "—",
+        standing=wording.standing(o), recommended=o.strategy == chosen.recommended,
+        colour=COLOURS.get(o.strategy, "#444444")) for o in options]
 
 
 def _prices(run: ComparisonRun) -> list[PriceRow]:

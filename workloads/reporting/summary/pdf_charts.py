@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from engine.run_settings import name as strategy_name
 from workloads.reporting import chart_notes
@@ -23,6 +23,7 @@ from workloads.reporting.summary.recommendation import inputs as decision_inputs
 from workloads.templatetags.units import dollars
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200
+PAGE_ONE_HEIGHT_IN = 2.0  # page one's chart shares the page with the table of every strategy
 PREVIOUS_COLOUR = "#b8c4d0"
 
 
@@ -43,13 +44,16 @@ def all_charts(content) -> list[Chart]:
 
 def decision(content) -> Chart:
     """Page one's chart: what the recommendation weighs, each strategy's cost per unit of work against its accuracy,
-    with the Wilson 95% interval and the cost at the lowest and highest measured rate as error bars."""
+    with the Wilson 95% interval and the cost at the lowest and highest measured rate as error bars. It has no
+    legend: page one's table above it marks each strategy with its colour, and a legend of up to eleven names took
+    half the chart's width."""
     options, view = decision_inputs(content.run)
     points = [o for o in options if o.ran and o.cost is not None]
     name, title = "decision", f"Cost per {view.unit} against accuracy, with their uncertainty"
     if not points:
         return Chart(name, title, None, "No strategy was measured, so there is nothing to chart.")
-    fig, ax = _figure(f"cost per {view.unit} ({view.basis.split(':')[0]})", "probes answered correctly")
+    fig, ax = _figure(f"cost per {view.unit} ({view.basis.split(':')[0]})", "right answers",
+                      height=PAGE_ONE_HEIGHT_IN)
     for o in points:
         low, high = o.interval
         cost_low, cost_high = o.cost_range or (o.cost, o.cost)
@@ -59,13 +63,13 @@ def decision(content) -> Chart:
     ax.set_ylim(0, 105)
     ax.set_xlim(left=0)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5, min_n_ticks=3))  # money labels are wide: few ticks, no overlap
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: view.money(value)))
-    ax.legend(frameon=False, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
-    return Chart(name, title, _png(fig))
+    return Chart(name, title + " (colours as in the table)", _png(fig))
 
 
-def _figure(xlabel: str, ylabel: str) -> tuple[Figure, object]:
-    fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI, layout="constrained")
+def _figure(xlabel: str, ylabel: str, height: float = HEIGHT_IN) -> tuple[Figure, object]:
+    fig = Figure(figsize=(WIDTH_IN, height), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

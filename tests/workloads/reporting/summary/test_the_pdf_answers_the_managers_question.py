@@ -18,7 +18,7 @@ METHOD_HEADINGS = ["How the numbers were measured", "The baseline: chunking", "F
                    "Full context, naive sparse", "Full context, sliding window", "Whole documents (Index Share)",
                    "Cost", "Accuracy and the quality gate", "Changes since the previous period",
                    "Projection against context length"]
-CHART_TITLES = ["Cost per contract against accuracy, with their uncertainty", "Device cost per contract: 2027-Q1 against the period before",
+CHART_TITLES = ["Cost per contract against accuracy, with their uncertainty (colours as in the table)", "Device cost per contract: 2027-Q1 against the period before",
                 "Accuracy per strategy, with the quality gate", "Device cost per contract over time",
                 "Accuracy over time", "Projected cost per question against context length"]
 
@@ -59,9 +59,11 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     assert chosen.sentence.startswith("Recommended: Whole documents (Index Share), $0.00875 per contract, answers 1 of 1 questions (21–100%)")
     page_one = _page_text(pdf, 0)
     assert page_one.index("Supplier contracts: does full context pay off?") < page_one.index(chosen.sentence)
-    assert all(reason in page_one for reason in chosen.reasons)
+    # Three short reasons on page one; the rest (the API view, refusals) open the appendix.
+    assert all(reason in page_one for reason in chosen.reasons[:3])
+    assert all(reason not in page_one and reason in text for reason in chosen.reasons[3:])
     assert "At about 40 contracts a month, on your device: whole documents (Index Share) $0.35" in page_one
-    assert "Ask every chunk $0.00438 $0.0000515 0% (0%–79.3%) of 1 quality-gated" in page_one
+    assert "● Ask every chunk $0.00438 0 of 1 (0–79%) left out" in page_one
     assert "Cost per contract against accuracy, with their uncertainty" in page_one
     assert "Appendix" not in page_one and "Appendix" in _page_text(pdf, 1)
     # What changed since last quarter: the alert, and this quarter's cost against last quarter's.
@@ -91,7 +93,8 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     # Every chart is drawn: one image per chart, at the size the charts module draws them.
     assert all(title in text for title in CHART_TITLES)
     size = (round(pdf_charts.WIDTH_IN * pdf_charts.DPI), round(pdf_charts.HEIGHT_IN * pdf_charts.DPI))
-    assert _chart_images(pdf) == [size] * len(CHART_TITLES)
+    page_one = (size[0], round(pdf_charts.PAGE_ONE_HEIGHT_IN * pdf_charts.DPI))  # shorter, beside the table
+    assert _chart_images(pdf) == [page_one] + [size] * (len(CHART_TITLES) - 1)
     # Pages numbered.
     assert f"Page 1 of {pages}" in text and f"Page {pages} of {pages}" in text
 
