@@ -301,7 +301,7 @@ class _Caller:
         self.order: list[str] = []
 
     def __call__(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int], what: str) -> str:
-        self.tick(f"{out.name}: {what}")
+        self.tick(f"{run_settings.name(out.name)}: {what}")
         self.order.append(out.name)
         start = time.perf_counter()
         result = generate(self.lm, ids, cfg, ANSWER_TOKENS)
@@ -311,7 +311,7 @@ class _Caller:
 
     def prefill(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int]) -> PrefixCache:
         """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill"."""
-        self.tick(f"{out.name}: the documents, once")
+        self.tick(f"{run_settings.name(out.name)}: the documents, once")
         self.order.append(f"{out.name}:prefill")
         start = time.perf_counter()
         prefix = prefill_prefix(self.lm, ids, cfg)
@@ -320,7 +320,7 @@ class _Caller:
         return prefix
 
     def continue_from(self, out: StrategyResult, prefix: PrefixCache, suffix: list[int], what: str) -> str:
-        self.tick(f"{out.name}: {what}")
+        self.tick(f"{run_settings.name(out.name)}: {what}")
         self.order.append(out.name)
         start = time.perf_counter()
         result = generate_from(self.lm, prefix, suffix, ANSWER_TOKENS)

@@ -72,6 +72,15 @@ DEFAULTS = {
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
 INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
+# Pages, the PDF and forms show these; the identifiers stay in the API, the JSON and the CLI.
+INDEXER_NAMES = {"pooled_mass": "pooled attention mass", "mass": "attention mass", "exact": "exact scores",
+                 "pooled": "pooled scores"}
+LABELS = {
+    "group_size": "group size", "window": "local window", "topk": "top-k budget", "global_blocks": "global blocks",
+    "indexer": "indexer", "anchors": "where Index Share's groups start", "chunk_tokens": "chunk size",
+    "chunk_overlap": "chunk overlap", "gate_points": "quality gate, points", "retrieval_chunks": "chunks a search gives",
+    "retrieval_tokens": "tokens a search gives",
+}
 # Where Index Share's groups start: at anchor layers calibrated on the workload's documents or on the model's
 # calibration text (engine.calibration), or every group_size-th sparse layer. The workload's own documents are the
 # default: on the sample's 43 probes they put Index Share inside the 5-point gate (31 right against naive sparse's
@@ -94,6 +103,11 @@ MIN_CHUNK_ROOM = 256  # positions a chunk call leaves for the system message, th
 def name(strategy: str) -> str:
     """The strategy's name for people ("Chunked"); an unknown identifier as it is."""
     return NAMES.get(strategy, strategy)
+
+
+def shown(setting: str, value) -> str:
+    """A run setting's value as people read it: the indexer by its name, the rest as they are."""
+    return INDEXER_NAMES.get(value, value) if setting == "indexer" else str(value)
 
 
 def full_mode(strategy: str) -> str | None:

@@ -159,19 +159,19 @@ def _number(name: str, field=forms.IntegerField, **kwargs) -> forms.Field:
 class RunForm(forms.Form):
     """What a comparison runs: strategies and the engine's settings, with the model's defaults."""
 
-    strategies = forms.MultipleChoiceField(choices=[(s, s) for s in STRATEGIES], initial=starting.DEFAULT_STRATEGIES,
-                                           widget=forms.CheckboxSelectMultiple)
+    strategies = forms.MultipleChoiceField(choices=[(s, run_settings.name(s)) for s in STRATEGIES],
+                                           initial=starting.DEFAULT_STRATEGIES, widget=forms.CheckboxSelectMultiple)
     group_size = _number("group_size", help_text="layers that share one indexer pass")
     window = _number("window", help_text="local window, tokens")
     topk = _number("topk", help_text="top-k budget, tokens")
     global_blocks = _number("global_blocks", help_text="strided global blocks")
-    indexer = forms.ChoiceField(choices=[(i, i) for i in run_settings.INDEXERS], initial=run_settings.DEFAULTS["indexer"])
+    indexer = forms.ChoiceField(choices=list(run_settings.INDEXER_NAMES.items()), initial=run_settings.DEFAULTS["indexer"])
     anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS],
                                 initial=run_settings.DEFAULTS["anchors"], required=False, label="Index Share's groups",
                                 help_text="workload: each group starts at the layer calibrated on this "
                                           "workload's documents; calibrated: on the model's calibration text; "
                                           "uniform: every group-size-th layer")
-    chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for the chunked strategy")
+    chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for asking every chunk")
     chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
     # Optional, unlike the settings before them: left out (by a page or script from before they existed), a run
     # takes the defaults.

@@ -84,7 +84,7 @@ class Preflight:
     @property
     def refusal_warning(self) -> str:
         full = [row for row in self._chosen() if row.full_context]
-        return (f"Every full-context strategy chosen ({', '.join(row.strategy for row in full)}) would refuse: the "
+        return (f"Every full-context strategy chosen ({', '.join(run_settings.name(row.strategy) for row in full)}) would refuse: the "
                 f"documents need about {full[0].positions:,} positions and {self.model} holds {self.max_positions:,}, "
                 "so the run would measure no full-context cost")
 
@@ -102,11 +102,11 @@ class Preflight:
         if timed:
             run = self.rate_run
             parts.append(f"about {seconds_text(sum(row.seconds for row in timed))} for "
-                         f"{', '.join(row.strategy for row in timed)}, at the seconds per ledger FLOP each measured "
+                         f"{', '.join(run_settings.name(row.strategy) for row in timed)}, at the seconds per ledger FLOP each measured "
                          f"in run {run.pk} on {run.device or 'its device'}")
         if untimed:
             parts.append(f"about {flop_text(sum(row.flops for row in untimed))} of ledger work for "
-                         f"{', '.join(row.strategy for row in untimed)}, with no measured rate yet, so no time")
+                         f"{', '.join(run_settings.name(row.strategy) for row in untimed)}, with no measured rate yet, so no time")
         return f"Estimated duration of the chosen strategies: {'; plus '.join(parts)}."
 
 

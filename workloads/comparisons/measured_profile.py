@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from engine.device_profile import read_profile, seconds_per_question
+from engine.run_settings import shown
 from workloads.models import GpuPrice, Organisation
 
 # The whole-document strategies a profile measures, uncached, by the bench's mode.
@@ -49,7 +50,7 @@ def measured_lines(organisation: Organisation, indexer: str, on: dt.date, first:
                    if per_hour else None)
         weights = "random weights" if profile["source"].startswith("python -m engine") else "its own weights"
         note = (f"{device_class}: measured on {profile['device']} on {profile['date'][:10]} by "
-                f"{profile['source']} (the {profile['model_shape']} shape with {weights}, indexer {indexer}, "
+                f"{profile['source']} (the {profile['model_shape']} shape with {weights}, indexer {shown('indexer', indexer)}, "
                 f"{profile['answer_tokens']}-token answers), at {', '.join(f'{n:,}' for n in lengths) or 'no'} "
                 "tokens; every other figure is projected from the ledger.")
         return MeasuredLines(f"{device_class}: measured", lengths, seconds, dollars, note)

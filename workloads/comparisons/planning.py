@@ -28,7 +28,7 @@ from engine.call_plan import QUESTION_TOKENS, Call, call_plan, estimated_chunks
 from engine.device_profile import device_class, read_profile
 from engine.model.metadata import read_metadata
 from engine.planned_work import PlannedWork, planned_work
-from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name
+from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name, shown
 from workloads.comparisons import pricing
 from workloads.comparisons.length_rates import LengthRates, length_rates
 from workloads.comparisons.measured_profile import MeasuredLines, measured_lines
@@ -82,7 +82,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     flops = {s: [w.per_question(questions) for w in values] for s, values in work.items()}
     notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
              f"top-k {cfg.topk} ({max(cfg.topk, cfg.answer_topk)} for a question and its answer), "
-             f"{cfg.global_blocks} global blocks, indexer {cfg.indexer} shared by groups of "
+             f"{cfg.global_blocks} global blocks, indexer {shown('indexer', cfg.indexer)} shared by groups of "
              f"{cfg.group_size}, chunks of {basis.chunk_tokens} tokens with {basis.chunk_overlap} overlap."]
     if shape.max_positions < LENGTHS[-1]:
         notes.append(f"{workload.target_model} holds {shape.max_positions:,} positions: past that, the projection is "
@@ -159,7 +159,7 @@ def _device_dollars(workload: Workload, run: ComparisonRun | None, work: dict[st
         notes.append(f"No device dollars: {gpu.device_class} is priced at $0/h (from {gpu.effective_from}, source: "
                      f"{gpu.source}), so device time is compared in ledger FLOPs.")
         return None
-    speeds = ", ".join(f"{s} {1 / rate:.3g} FLOP/s" for s, rate in rates.items())
+    speeds = ", ".join(f"{name(s).lower()} {1 / rate:.3g} FLOP/s" for s, rate in rates.items())
     notes.append(f"Device speed measured in run {run.pk} on {run.device}, each strategy at its own rate (the median "
                  f"over its questions): {speeds}; priced at {dollars(gpu.per_hour)}/h for {gpu.device_class} "
                  f"(from {gpu.effective_from}, source: {gpu.source}).")

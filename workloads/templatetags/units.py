@@ -7,9 +7,24 @@ import math
 from django import template
 from django.utils.html import format_html
 
+from engine import run_settings
 from engine.stats import wilson
 
 register = template.Library()
+
+
+
+@register.filter
+def strategy(identifier: str) -> str:
+    """A strategy's name for people ("Search the chunks"); the identifiers stay in the API, the JSON and the CSV."""
+    return run_settings.name(identifier)
+
+
+@register.filter
+def strategies(identifiers) -> str:
+    """Strategies' names for people, listed: "Search the chunks, Ask every chunk"."""
+    return ", ".join(run_settings.name(i) for i in identifiers)
+
 
 _FLOP_UNITS = ("FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP")
 

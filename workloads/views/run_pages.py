@@ -13,6 +13,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from engine import run_settings
+
 from workloads import deletion
 from workloads.comparisons import fit, pricing, pricing_history, starting
 from workloads.documents import document_sets
@@ -91,7 +93,8 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "pricings": pricing_history.table(run, results),
         "refirable_period": _refirable_period(run),
-        "settings": [(name.replace("_", " "), getattr(run, name)) for name in starting.SETTINGS],
+        "settings": [(run_settings.LABELS[name], run_settings.shown(name, getattr(run, name)))
+                     for name in starting.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
         "documents_read": document_sets.described(run.documents),
     })

@@ -58,7 +58,7 @@ def test_the_run_page_shows_the_original_and_the_repricing(repriced, alice_clien
     assert "Every pricing of this run" in page
     assert "Priced when it finished on " in page and "Re-priced by alice on " in page
     assert "cpu at $0.10 an hour from 1 Jan 2026" in page and "cpu at $0.40 an hour from 1 Mar 2026" in page
-    assert "<th scope=\"row\">full_dense</th> <td>device $0.002;" in page and "<td>device $0.008;" in page  # 72 s
+    assert "<th scope=\"row\">Whole documents (dense)</th> <td>device $0.002;" in page and "<td>device $0.008;" in page  # 72 s
 
 
 def test_the_api_lists_every_pricing(repriced, client, alice):

@@ -24,7 +24,8 @@ def test_it_shows_the_warning_and_a_box_to_start_anyway_and_queues_nothing(alice
     assert 'type="checkbox" name="confirm_refusals"' in page
     # The chosen strategies stay ticked, and the fit table shows them as chosen.
     assert 'value="full_dense" id="id_strategies_2" checked' in page
-    assert "full_naive_sparse <small>(chosen)</small>" not in page and "full_dense <small>(chosen)</small>" in page
+    assert ("Whole documents (naive sparse) <small>(chosen)</small>" not in page
+            and "Whole documents (dense) <small>(chosen)</small>" in page)
 
 
 def test_it_starts_the_run_when_the_box_is_ticked(alice_client, too_long, probe, prices):

@@ -27,9 +27,9 @@ def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload,
     before_link = f'<a href="{reverse("run_detail", args=[before.pk])}">run {before.pk}</a>'
     assert f"compared with {before_link} of 1 Mar 2026" in page
     # full_index_share: from 36 s to 27 s of CPU (-25%), from wrong to right (+100 points).
-    assert ('<th scope="row">full_index_share</th> <td>$0.00075</td> <td>$0.000188</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
+    assert ('<th scope="row">Whole documents (Index Share)</th> <td>$0.00075</td> <td>$0.000188</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
             "<td>-25.0%</td> <td>+100.0 points</td>") in page
-    assert ('<th scope="row">full_dense</th> <td>$0.002</td> <td>$0.0005</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
+    assert ('<th scope="row">Whole documents (dense)</th> <td>$0.002</td> <td>$0.0005</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
             "<td>+0.0%</td> <td>+0.0 points</td>") in page
     assert "refused: longer than the model" in page
     # The latest comparison's recommendation, in the words its run page uses.

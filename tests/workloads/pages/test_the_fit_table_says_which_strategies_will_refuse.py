@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES, full_mode
+from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES, full_mode, name
 
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
@@ -16,7 +16,7 @@ from engine.call_plan import call_plan, estimated_chunks, positions_needed
 def fit_rows(page: str) -> dict[str, str]:
     """Each strategy's row of the fit table: its name, then "fits" or "will refuse"."""
     table = re.search(r'<table class="fit">(.*?)</table>', page).group(1)
-    rows = re.findall(r'<tr class="(fits|refuses)"> <th scope="row">(\w+)', table)
+    rows = re.findall(r'<tr class="(fits|refuses)"> <th scope="row">([^<]+?)(?: <small>|</th>)', table)
     return {strategy: verdict for verdict, strategy in rows}
 
 
@@ -29,11 +29,11 @@ def test_it_says_every_full_context_strategy_will_refuse_documents_past_the_posi
                                                                                       page):
     text = html(alice_client.get(reverse(page, args=[too_long.pk])))
 
-    assert fit_rows(text) == {s: "refuses" if full_mode(s) else "fits" for s in STRATEGIES}
+    assert fit_rows(text) == {name(s): "refuses" if full_mode(s) else "fits" for s in STRATEGIES}
     assert f"{MODEL} holds 8,192 positions; the 2 documents hold 24,146 tokens" in text
     # Both documents, a "=== name ===" line each, the question and template, and the answer.
     assert "about 24,274" in text and _needed("full_dense", [9_597, 14_549]) == 24_274
-    chosen = ", ".join(s for s in STRATEGIES if s in DEFAULT_STRATEGIES and full_mode(s))
+    chosen = ", ".join(name(s) for s in STRATEGIES if s in DEFAULT_STRATEGIES and full_mode(s))
     assert (f"Every full-context strategy chosen ({chosen}) would refuse: the "
             f"documents need about 24,274 positions and {MODEL} holds 8,192") in text
 

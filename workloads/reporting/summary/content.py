@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import decision as wording
+from engine import run_settings
 from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
 
@@ -202,12 +203,12 @@ def _attention(run: ComparisonRun) -> dict:
 def _settings(run: ComparisonRun) -> list[tuple[str, object]]:
     a = _attention(run)
     return [
-        ("Strategies", ", ".join(run.strategies)), ("Chunk size", f"{run.chunk_tokens} tokens"),
+        ("Strategies", ", ".join(map(strategy_name, run.strategies))), ("Chunk size", f"{run.chunk_tokens} tokens"),
         ("Chunk overlap", f"{run.chunk_overlap} tokens"), ("Local window", f"{a['window']} tokens"),
         ("Top-k budget", f"{a['topk']} tokens"), ("Global blocks", a["global_blocks"]),
         ("Block size", f"{a['block_size']} tokens"), ("Sink blocks", a["sink_blocks"]),
         ("Index Share group size", f"{a['group_size']} layers"), ("Dense first layers", a["dense_layers"]),
-        ("Indexer", a["indexer"]), ("Index Share's groups", _groups(run)),
+        ("Indexer", run_settings.shown("indexer", a["indexer"])), ("Index Share's groups", _groups(run)),
         ("Quality gate", f"{run.gate_points:g} points"),
         ("Units of work", f"{run.units_of_work:g} × {run.workload.unit}"),
     ]

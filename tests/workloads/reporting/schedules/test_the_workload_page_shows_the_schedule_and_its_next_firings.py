@@ -30,7 +30,7 @@ def test_it_names_the_saved_settings_or_the_defaults(alice_client, workload):
 
     workload.run_settings = {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 128}
     workload.save(update_fields=["run_settings"])
-    assert "A scheduled comparison runs chunked, full_index_share with chunk tokens 128" in html(alice_client.get(url))
+    assert "A scheduled comparison runs Ask every chunk, Whole documents (Index Share) with chunk tokens 128" in html(alice_client.get(url))
 
 
 def test_an_off_schedule_lists_no_firings(alice_client, workload):

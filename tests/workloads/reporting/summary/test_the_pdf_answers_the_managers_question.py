@@ -80,7 +80,7 @@ def test_the_pdf_states_the_decision_and_the_figures_behind_it(this_quarter, las
     assert "H200 at $3.50 an hour 1 Jan 2026" in text
     assert "$0.10 in and $0.30 out per million tokens 1 Jan 2026" in text
     # Model, device and versions.
-    for value in (run.model, DEVICE, "engine abc123", "torch 2.13.0", "transformers 5.24.0", "Indexer pooled_mass",
+    for value in (run.model, DEVICE, "engine abc123", "torch 2.13.0", "transformers 5.24.0", "Indexer pooled attention mass",
                   "Documents 1 document, 1,234 tokens"):
         assert value in text
     # How it was measured, with the baselines defined.
