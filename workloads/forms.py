@@ -181,9 +181,12 @@ class RunForm(forms.Form):
                                help_text="tokens of chunks a retrieval question gets at most")
     gate_points = _number("gate_points", forms.FloatField,
                           help_text="a strategy more than this many accuracy points below the best is gated")
-    # Hidden until a start is refused because every full-context strategy chosen would refuse (ask_to_confirm).
+    # Hidden until a start is refused because every full-context strategy chosen would refuse, or because the run
+    # would take hours (ask_to_confirm).
     confirm_refusals = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
                                           label="Start anyway, knowing the full-context strategies will refuse")
+    confirm_duration = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
+                                          label="Start anyway, knowing how long it takes")
 
     def clean_anchors(self) -> str:
         return self.cleaned_data["anchors"] or run_settings.DEFAULTS["anchors"]  # left out: the default, as below
@@ -197,10 +200,14 @@ class RunForm(forms.Form):
     def settings(self) -> dict:
         return {name: self.cleaned_data[name] for name in starting.SETTINGS}
 
-    def ask_to_confirm(self, warning: str) -> None:
-        """Show the refusal warning with a "start anyway" box to tick, for the user to post the form again."""
-        self.fields["confirm_refusals"].widget = forms.CheckboxInput()
-        self.add_error("confirm_refusals", f"{warning}. Tick this box to start it anyway, and measure chunking alone.")
+    def ask_to_confirm(self, refused: starting.NotConfirmed) -> None:
+        """Show why a start needs confirming with a "start anyway" box to tick, for the user to post the form again;
+        a box ticked before stays ticked and shown."""
+        self.fields[refused.flag].widget = forms.CheckboxInput()
+        self.add_error(refused.flag, f"{refused.message}. Tick this box to start it anyway, {refused.consequence}.")
+        for flag in ("confirm_refusals", "confirm_duration"):
+            if self.cleaned_data.get(flag):
+                self.fields[flag].widget = forms.CheckboxInput()
 
 
 class _PriceForm(forms.ModelForm):

@@ -10,7 +10,7 @@ from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing, run_columns
-from workloads.comparisons.starting import SETTINGS, RefusalsNotConfirmed, cancel_run, retry_run, start_run
+from workloads.comparisons.starting import SETTINGS, NotConfirmed, cancel_run, retry_run, start_run
 from workloads.models import ComparisonRun, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
 from workloads.reporting.data_exports import download, history_csv
@@ -81,12 +81,12 @@ def run_of(request, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
 def start(request, workload_id: int, payload: RunIn | None = None):
     workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else RunIn()  # no body at all: every default
-    settings = payload.dict(exclude={"strategies", "confirm_refusals"}, exclude_none=True)
+    settings = payload.dict(exclude={"strategies", "confirm_refusals", "confirm_duration"}, exclude_none=True)
     try:
         run = start_run(workload, request.auth, payload.strategies, confirm_refusals=payload.confirm_refusals,
-                        **settings)
-    except RefusalsNotConfirmed as exc:
-        raise HttpError(400, f"{exc.message}: send \"confirm_refusals\": true to start it anyway") from None
+                        confirm_duration=payload.confirm_duration, **settings)
+    except NotConfirmed as exc:
+        raise HttpError(400, f"{exc.message}: send \"{exc.flag}\": true to start it anyway") from None
     return Status(202, run_detail_out(run_of(request, run.pk)))
 
 

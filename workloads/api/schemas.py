@@ -243,6 +243,9 @@ class RunIn(Input):
     confirm_refusals: bool = Field(False, description="start even when every full-context strategy chosen would "
                                                       "refuse (the documents need more positions than the model "
                                                       "holds); without it, such a run is refused with a 400")
+    confirm_duration: bool = Field(False, description="start even when the run is estimated to take more than an "
+                                                      "hour; without it, such a run is refused with a 400 that says "
+                                                      "how long")
 
 
 class RunSettingsOut(DictOut):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine import run_settings
@@ -35,20 +36,36 @@ def check_settings(strategies: list[str], values: dict, model: str) -> None:
         raise ValidationError(str(exc)) from exc
 
 
-class RefusalsNotConfirmed(ValidationError):
+class NotConfirmed(ValidationError):
+    """A manual start the user must confirm first; `flag` is the form field and API field that confirms it."""
+
+    flag = ""
+    consequence = ""  # what starting anyway means, for the form's box
+
+
+class RefusalsNotConfirmed(NotConfirmed):
     """Every full-context strategy chosen would refuse, and the user has not said to start anyway."""
+
+    flag, consequence = "confirm_refusals", "and measure chunking alone"
+
+
+class DurationNotConfirmed(NotConfirmed):
+    """The run would take longer than fit.CONFIRM_ABOVE_S, and the user has not said to start anyway."""
+
+    flag, consequence = "confirm_duration", "knowing how long it takes"
 
 
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
               trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
-              **values) -> ComparisonRun:
+              confirm_duration: bool = False, **values) -> ComparisonRun:
     """Queue a comparison of the workload's documents and probes; the worker reads them as they are
     when it starts, and counts the run's units of work again then. It refuses the run if any document or probe
     it was queued with has been deleted meanwhile (workloads.comparisons.queued_inputs).
 
     A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
     full-context strategy it chose would refuse (workloads.comparisons.fit), it is queued only with confirm_refusals:
-    such a run measures chunking alone. A scheduled run has nobody to ask; its results record the refusals.
+    such a run measures chunking alone; when it would take longer than fit.CONFIRM_ABOVE_S, only with
+    confirm_duration. A scheduled run has nobody to ask; its results record the refusals.
     """
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
     values = {k: v for k, v in values.items() if v is not None}
@@ -64,10 +81,12 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         pricing.workload_api_price(workload, periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
-    if trigger == ComparisonRun.Trigger.MANUAL and not confirm_refusals:
+    if trigger == ComparisonRun.Trigger.MANUAL and not (confirm_refusals and confirm_duration):
         plan = fit.preflight(workload, strategies, values)
-        if plan.every_full_context_refuses:
+        if plan.every_full_context_refuses and not confirm_refusals:
             raise RefusalsNotConfirmed(plan.refusal_warning)
+        if plan.needs_confirmation and not confirm_duration:
+            raise DurationNotConfirmed(plan.duration_warning)
     with transaction.atomic():
         run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
                                            model=workload.target_model, units_of_work=workload.units_of_work(),
@@ -77,6 +96,25 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
             workload.save(update_fields=["run_settings"])
         dispatch.queue_comparison(run.pk)
     return run
+
+
+def waiting_twin(workload: Workload, strategies: list[str], values: dict) -> ComparisonRun | None:
+    """The workload's queued or running run with these very strategies and settings: starting another repeats it
+    (a tester's identical second comparison was queued silently behind the first)."""
+    settled = {**run_settings.DEFAULTS, **{k: v for k, v in values.items() if v is not None}}
+    for run in workload.runs.filter(status__in=UNFINISHED_STATUSES).order_by("created_at", "pk"):
+        if run.strategies == list(strategies) and all(getattr(run, k) == settled[k] for k in SETTINGS):
+            return run
+    return None
+
+
+def queue_position(run: ComparisonRun) -> int:
+    """1 for the next comparison a worker takes, and so on; 0 once it runs. Every organisation's runs share the
+    workers' queue, so all count."""
+    if run.status != ComparisonRun.Status.QUEUED:
+        return 0
+    return ComparisonRun.objects.filter(status=ComparisonRun.Status.QUEUED).filter(
+        Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, pk__lt=run.pk)).count() + 1
 
 
 def cancel_run(run: ComparisonRun) -> bool:

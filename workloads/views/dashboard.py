@@ -83,7 +83,9 @@ def _summaries(workloads: list[Workload], at: dt.datetime) -> tuple[list[Summary
     # first, in one query. Ranked by their keys alone, in a subquery: ranked with all their columns, the query took a
     # quarter more CPU, most of it Django building the SQL that filters on the rank.
     newest_first = [F("created_at").desc(), F("pk").desc()]
-    ranked = (ComparisonRun.objects.filter(workload__in=pks)
+    # A cancelled run never counts as the latest: cancelling a duplicate left "latest run: cancelled" on the card
+    # while the run it duplicated still waited.
+    ranked = (ComparisonRun.objects.filter(workload__in=pks).exclude(status=ComparisonRun.Status.CANCELLED)
               .annotate(rank=Window(RowNumber(), partition_by=F("workload"), order_by=newest_first),
                         rank_in_status=Window(RowNumber(), partition_by=[F("workload"), F("status")],
                                               order_by=newest_first))

@@ -55,24 +55,31 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             run = starting.start_run(workload, request.user, form.cleaned_data["strategies"],
-                                     confirm_refusals=form.cleaned_data["confirm_refusals"], **form.settings())
-        except starting.RefusalsNotConfirmed as exc:
-            form.ask_to_confirm(exc.message)
+                                     confirm_refusals=form.cleaned_data["confirm_refusals"],
+                                     confirm_duration=form.cleaned_data["confirm_duration"], **form.settings())
+        except starting.NotConfirmed as exc:
+            form.ask_to_confirm(exc)
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
             messages.success(request, "Comparison queued: this page follows it while it runs.")
             return redirect("run_detail", pk=run.pk)
-    return form_response(request, "workloads/run_form.html",
-                         {"workload": workload, "form": form, "preflight": preflight_of(workload, form)})
+    preflight = preflight_of(workload, form)
+    twin = starting.waiting_twin(workload, preflight.chosen, form.settings() if _settled(form) else {})
+    return form_response(request, "workloads/run_form.html", {
+        "workload": workload, "form": form, "preflight": preflight,
+        "twin": twin, "twin_position": starting.queue_position(twin) if twin else None})
+
+
+def _settled(form: RunForm) -> bool:
+    return all(name in getattr(form, "cleaned_data", {}) for name in ("strategies", *starting.SETTINGS))
 
 
 def preflight_of(workload, form: RunForm) -> fit.Preflight:
     """The fit table and estimate for the strategies and settings the form holds: those posted when they were
     valid (a start refused for confirmation included), the defaults otherwise."""
-    data = getattr(form, "cleaned_data", {})
-    if all(name in data for name in ("strategies", *starting.SETTINGS)):
-        return fit.preflight(workload, data["strategies"], form.settings())
+    if _settled(form):
+        return fit.preflight(workload, form.cleaned_data["strategies"], form.settings())
     return fit.preflight(workload, starting.DEFAULT_STRATEGIES)
 
 
@@ -90,6 +97,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "charts": [page_charts.flop_breakdown(run), page_charts.cost_vs_quality(run)] if results else [],
         "chart_refusals": page_charts.refusal_notes(results),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
+        "queue_position": starting.queue_position(run),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
         "pricings": pricing_history.table(run, results),
         "refirable_period": _refirable_period(run),

@@ -11,7 +11,7 @@ def test_it_refuses_with_a_400_that_explains(as_alice, too_long, probe, prices):
 
     assert response.status_code == 400 and not ComparisonRun.objects.exists()
     assert response.json() == {"detail": (
-        "Every full-context strategy chosen (full_index_share) would refuse: the documents need about 24,274 "
+        "Every full-context strategy chosen (Whole documents (Index Share)) would refuse: the documents need about 24,274 "
         f"positions and {MODEL} holds 8,192, so the run would measure no full-context cost: send "
         '"confirm_refusals": true to start it anyway')}
 

@@ -18,7 +18,8 @@ def test_it_shows_the_warning_and_a_box_to_start_anyway_and_queues_nothing(alice
 
     page = html(response)
     assert response.status_code == 400 and not ComparisonRun.objects.exists()
-    assert ("Every full-context strategy chosen (full_index_share, full_dense) would refuse: the documents need about "
+    assert ("Every full-context strategy chosen (Whole documents (Index Share), Whole documents (dense)) would refuse: "
+            "the documents need about "
             "24,274 positions") in page
     assert "Tick this box to start it anyway, and measure chunking alone." in page
     assert 'type="checkbox" name="confirm_refusals"' in page
