@@ -21,6 +21,13 @@ cross_reference
     such as "Combined Work") in another; or a function or class (`def name(`,
     `function name(`, `class Name`) defined in one file and called (`name(`) in another.
     Question: which document defines it; answer: that document's name.
+retrieval, from a numbered heading
+    A line that opens with a section number and a short capitalised heading, as contracts and licences number
+    their clauses ("2. Grant of Copyright License." or "4. Service levels"), the heading ending the line or
+    followed by its clause's text. Question: "What is the heading of section <N> of <document>?"; answer: the
+    heading. A number that opens two such lines in one document is ambiguous and asks nothing. Real contracts
+    rarely state "The X is Y.", but nearly all number their sections: on the held-out licences in
+    samples/contracts this shape gave the only probes.
 multi_hop
     A retrieval fact in document A whose value is a capitalised name ("The account
     manager of Northwind Logistics is Dana Reyes.") and, in another document B, a fact
@@ -290,6 +297,12 @@ SENTENCE_BREAK = re.compile(r"""[.!?]["”’)]?(?=\s|$) | \n[ \t]*\n""", re.VER
 SENTENCE_REACH = 400  # characters looked at on each side of a span for its sentence: bounds work and passage
 
 VERB_QUESTION = {"is": "is", "are": "are", "was": "was", "shall be": "is"}
+# "2. Grant of Copyright License. Subject to ..." or "4. Service levels": a line's section number and heading. The
+# heading starts with a capital and stops at its first period, colon or the line's end; text may follow a period.
+HEADING = re.compile(r"""^ [ \t]* (?P<number> \d{1,3} (?: \.\d{1,2} )? ) \.? [ \t]+
+                         (?P<heading> [A-Z][^\n.:;]{1,80}? ) [ \t]* (?: [.:] (?= [ \t] | $ ) | $ )""",
+                     re.VERBOSE | re.MULTILINE)
+MAX_HEADING_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -322,7 +335,7 @@ def generate_probes(docs: list[Document], limit: int = DEFAULT_LIMIT) -> list[Pr
     if limit < 1:
         raise EngineError(f"the number of probes to generate must be at least 1, got {limit}")
     corpus = _Corpus(docs)
-    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus))
+    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus.docs))
     checked = [[candidate.probe for candidate in candidates if _holds(candidate, corpus)] for candidates in kinds]
     spread = _interleave(_interleave(_by_document(probes)) for probes in checked)
     return _spread_answers(list(_unique_questions(spread)), limit)
@@ -445,6 +458,18 @@ def _retrieval(corpus: _Corpus) -> Iterator[_Candidate]:
         question = f"What {VERB_QUESTION[fact.verb]} the {fact.subject}?"
         yield _candidate(question, fact.value, "retrieval", ((fact.document, fact.sentence),),
                          states=((fact.subject, fact.value),))
+
+
+def _headings(docs: list[Document]) -> Iterator[_Candidate]:
+    for doc in docs:
+        found = [(m["number"], _as_read(m["heading"]), m) for m in HEADING.finditer(doc.text)
+                 if len(m["heading"].split()) <= MAX_HEADING_WORDS]
+        count = Counter(number for number, _, _ in found)
+        for number, heading, match in found:
+            if count[number] == 1:
+                line = _as_read(doc.text[match.start():doc.text.find("\n", match.end()) % (len(doc.text) + 1)])
+                yield _candidate(f"What is the heading of section {number} of {doc.name}?", heading, "retrieval",
+                                 ((doc.name, line),))
 
 
 def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:

@@ -6,6 +6,8 @@
     const source = document.getElementById(element.dataset.figure);
     if (!source) continue;
     const figure = JSON.parse(source.textContent);
-    Plotly.newPlot(element, figure.data, figure.layout, {responsive: true, displaylogo: false});
+    // No toolbar: it sat over the legend's first entry, and the charts need no zoom or export of their own (the run's
+    // figures download as CSV and JSON).
+    Plotly.newPlot(element, figure.data, figure.layout, {responsive: true, displayModeBar: false});
   }
 })();
