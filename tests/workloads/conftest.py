@@ -153,6 +153,15 @@ def too_long(workload):
     return workload
 
 
+@pytest.fixture
+def asked_often(too_long):
+    """too_long asked 25 questions: about 1,200 chunk calls (48 chunks and a reduce per question), hours of work on
+    a slow worker."""
+    Probe.objects.bulk_create(Probe(workload=too_long, question=f"What is clause {i}?", answer=f"{i} days")
+                              for i in range(25))
+    return too_long
+
+
 def csv_rows(response) -> list[dict]:
     """The rows of a runs CSV download, after checking that it is one, with the export's columns."""
     assert response.status_code == 200

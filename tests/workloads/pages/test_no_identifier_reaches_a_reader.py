@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from tests.workloads.reporting.summary.conftest import DEVICE, pdf_text
 from tests.workloads.pages.conftest import make_run, standard_report
+from tests.workloads.reporting.summary.conftest import DEVICE, pdf_text
 from workloads.reporting.summary.render import render_summary
 
 IDENTIFIER = re.compile(r"\b(full_[a-z_]+|[a-z_]+_cached|routed|chunked|pooled_mass)\b")

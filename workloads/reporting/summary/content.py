@@ -13,7 +13,6 @@ from engine import decision as wording
 from engine import run_settings
 from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
-
 from workloads.comparisons.planning import project
 from workloads.documents import document_sets
 from workloads.models import ComparisonRun, StrategyResult
