@@ -20,7 +20,8 @@ cross_reference
     document and used on its own (as whole words, not inside a longer capitalised term
     such as "Combined Work") in another; or a function or class (`def name(`,
     `function name(`, `class Name`) defined in one file and called (`name(`) in another.
-    Question: which document defines it; answer: that document's name.
+    Question: which document defines it; answer: that document's name as a person names the file (`file_labels`:
+    inside an uploaded archive, without the archive's name; the bare file name where it is unique).
 retrieval, from a numbered heading
     A line that opens with a section number and a short capitalised heading, as contracts and licences number
     their clauses ("2. Grant of Copyright License." or "4. Service levels"), the heading ending the line or
@@ -335,7 +336,7 @@ def generate_probes(docs: list[Document], limit: int = DEFAULT_LIMIT) -> list[Pr
     if limit < 1:
         raise EngineError(f"the number of probes to generate must be at least 1, got {limit}")
     corpus = _Corpus(docs)
-    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus.docs))
+    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus))
     checked = [[candidate.probe for candidate in candidates if _holds(candidate, corpus)] for candidates in kinds]
     spread = _interleave(_interleave(_by_document(probes)) for probes in checked)
     return _spread_answers(list(_unique_questions(spread)), limit)
@@ -347,6 +348,7 @@ class _Corpus:
 
     def __init__(self, docs: list[Document]):
         self.docs = docs
+        self.label = file_labels([doc.name for doc in docs])
         self.read = {doc.name: _as_read(doc.text) for doc in docs}
         self.folded = {doc.name: doc.text.casefold() for doc in docs}  # to skip documents a term is not in, fast
         self.facts = [fact for doc in docs for fact in _facts(doc)]
@@ -384,7 +386,8 @@ def _holds(candidate: _Candidate, corpus: _Corpus) -> bool:
     if not all(sentence in corpus.read[document] for document, sentence in candidate.evidence):
         return False
     if candidate.defines is not None:
-        return probe.answer == candidate.evidence[0][0] and corpus.definers(*candidate.defines) == {probe.answer}
+        definer = candidate.evidence[0][0]
+        return probe.answer == corpus.label[definer] and corpus.definers(*candidate.defines) == {definer}
     return probe.answer in candidate.evidence[-1][1] and all(
         corpus.stated.get(subject.lower()) == {normalise(value)} for subject, value in candidate.states)
 
@@ -460,31 +463,32 @@ def _retrieval(corpus: _Corpus) -> Iterator[_Candidate]:
                          states=((fact.subject, fact.value),))
 
 
-def _headings(docs: list[Document]) -> Iterator[_Candidate]:
-    for doc in docs:
+def _headings(corpus: _Corpus) -> Iterator[_Candidate]:
+    for doc in corpus.docs:
         found = [(m["number"], _as_read(m["heading"]), m) for m in HEADING.finditer(doc.text)
                  if len(m["heading"].split()) <= MAX_HEADING_WORDS]
         count = Counter(number for number, _, _ in found)
         for number, heading, match in found:
             if count[number] == 1:
                 line = _as_read(doc.text[match.start():doc.text.find("\n", match.end()) % (len(doc.text) + 1)])
-                yield _candidate(f"What is the heading of section {number} of {doc.name}?", heading, "retrieval",
-                                 ((doc.name, line),))
+                yield _candidate(f"What is the heading of section {number} of {corpus.label[doc.name]}?", heading,
+                                 "retrieval", ((doc.name, line),))
 
 
 def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:
-    yield from _term_references(corpus.docs)
-    yield from _code_references(corpus.docs)
+    yield from _term_references(corpus.docs, corpus.label)
+    yield from _code_references(corpus.docs, corpus.label)
 
 
-def _term_references(docs: list[Document]) -> Iterator[_Candidate]:
+def _term_references(docs: list[Document], label: dict[str, str]) -> Iterator[_Candidate]:
     for term, (definer, sentence) in _first_definitions(
             (doc, " ".join((match["term"] or match["parenthesised"]).split()), match)
             for doc in docs for match in DEFINED_TERM.finditer(doc.text)).items():
         user = _first_other(docs, definer, _standalone_use(term))
         if user is not None:
-            question = f'Which document defines the term "{term}" that {user} uses?'
-            yield _candidate(question, definer, "cross_reference", ((definer, sentence),), defines=(term, False))
+            question = f'Which document defines the term "{term}" that {label[user]} uses?'
+            yield _candidate(question, label[definer], "cross_reference", ((definer, sentence),),
+                             defines=(term, False))
 
 
 # Words that may stand before a term used on its own: "the Work" uses "Work"; "Combined Work" does not.
@@ -502,7 +506,7 @@ def _standalone_use(term: str) -> Callable[[str], bool]:
     return lambda text: first in text and any(m["before"] in (None, *DETERMINERS) for m in pattern.finditer(text))
 
 
-def _code_references(docs: list[Document]) -> Iterator[_Candidate]:
+def _code_references(docs: list[Document], label: dict[str, str]) -> Iterator[_Candidate]:
     labels: dict[str, str] = {}
     found = []
     for doc in docs:
@@ -517,8 +521,21 @@ def _code_references(docs: list[Document]) -> Iterator[_Candidate]:
         # The plain search first, as in _standalone_use.
         caller = _first_other(docs, definer, lambda text: f"{name}(" in text and call.search(text) is not None)
         if caller is not None:
-            question = f"In which file is the {labels[name]} {name}, which {caller} calls, defined?"
-            yield _candidate(question, definer, "cross_reference", ((definer, line),), defines=(name, True))
+            question = f"In which file is the {labels[name]} {name}, which {label[caller]} calls, defined?"
+            yield _candidate(question, label[definer], "cross_reference", ((definer, line),), defines=(name, True))
+
+
+def file_labels(names: list[str]) -> dict[str, str]:
+    """Each document's name as a person names the file, for questions and answers: inside an uploaded archive
+    without the archive's own name ("codebase.zip/src/app.py" is "src/app.py"), and the bare file name ("app.py")
+    where no other document has it. Every answer carried a `codebase.zip/` prefix that no reader would type."""
+    inner = {name: ARCHIVE_PREFIX.sub("", name) for name in names}
+    bare = Counter(path.rsplit("/", 1)[-1] for path in inner.values())
+    return {name: path.rsplit("/", 1)[-1] if bare[path.rsplit("/", 1)[-1]] == 1 else path
+            for name, path in inner.items()}
+
+
+ARCHIVE_PREFIX = re.compile(r"^[^/]+\.(?:zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz)/", re.IGNORECASE)
 
 
 def _first_definitions(found: Iterable[tuple[Document, str, re.Match]]) -> dict[str, tuple[str, str]]:

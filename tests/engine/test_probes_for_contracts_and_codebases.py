@@ -1,10 +1,11 @@
-"""Real contracts rarely say "The X is Y.", but they number their sections: generation asks for the heading of each
-numbered section (issue 36: the held-out licence texts gave no probe at all)."""
+"""Probes for real documents (issue 36). Contracts rarely say "The X is Y.", but they number their sections: generation
+asks for the heading of each numbered section (the held-out licence texts gave one probe in all). Files inside an
+upload are named as a person names them."""
 
 from pathlib import Path
 
 from engine.documents import Document, read_documents
-from engine.probes import generate_probes
+from engine.probes import file_labels, generate_probes
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "samples" / "contracts"
 
@@ -28,3 +29,18 @@ def test_a_number_that_opens_two_headings_and_a_numbered_sentence_ask_nothing():
             "3. The supplier shall deliver every order within the agreed window of days.\n")
     asked = {p.question: p.answer for p in generate_probes([Document("msa.txt", text)], limit=50)}
     assert asked == {"What is the heading of section 1 of msa.txt?": "Scope"}
+
+
+def test_files_inside_an_upload_are_named_as_a_person_names_them():
+    # Every answer on a codebase carried a "codebase.zip/" prefix; the bare file name is kept where it is unique.
+    code = {
+        "codebase.zip/src/app/models.py": "class Invoice:\n    pass\n",
+        "codebase.zip/src/app/views.py": "def show():\n    return Invoice()\n",
+        "codebase.zip/src/app/__init__.py": "", "codebase.zip/tests/__init__.py": "",
+    }
+    probes = generate_probes([Document(name, text) for name, text in code.items()], limit=10)
+    assert [(p.question, p.answer) for p in probes] == [
+        ("In which file is the class Invoice, which views.py calls, defined?", "models.py")]
+    assert file_labels(list(code)) == {
+        "codebase.zip/src/app/models.py": "models.py", "codebase.zip/src/app/views.py": "views.py",
+        "codebase.zip/src/app/__init__.py": "src/app/__init__.py", "codebase.zip/tests/__init__.py": "tests/__init__.py"}
