@@ -136,6 +136,11 @@ class ProbeForm(forms.ModelForm):
         fields = ["question", "answer"]
 
 
+class ProbeImportForm(forms.Form):
+    file = forms.FileField(help_text="JSON Lines (one {\"question\": ..., \"answer\": ...} a line) or CSV with a "
+                                     "first row naming the columns question and answer (kind and source optional)")
+
+
 class ProbeGenerationForm(forms.Form):
     """How many probes to generate from the documents at most; left empty, the engine's default."""
 

@@ -34,6 +34,7 @@ urlpatterns = [
     # Probes
     path("workloads/<int:pk>/probes/new/", probe_pages.probe_create, name="probe_create"),
     path("workloads/<int:pk>/probes/generate/", probe_pages.probes_generate, name="probes_generate"),
+    path("workloads/<int:pk>/probes/import/", probe_pages.probe_import_page, name="probe_import"),
     path("workloads/<int:pk>/probes/<int:probe_pk>/edit/", probe_pages.probe_edit, name="probe_edit"),
     path("workloads/<int:pk>/probes/<int:probe_pk>/delete/", probe_pages.probe_delete, name="probe_delete"),
     # Comparison runs

@@ -9,7 +9,7 @@ from django.urls import reverse
 from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
-from workloads import deletion
+from workloads import deletion, probe_import
 from workloads.api.errors import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
@@ -163,6 +163,21 @@ def _upload_out(upload: Upload) -> dict:
             summary="The workload's probes")
 def list_probes(request, workload_id: int):
     return list(workload_of(request, workload_id).probes.all())
+
+
+@router.post("/workloads/{workload_id}/probes/import", response={201: list[ProbeOut], **ERRORS},
+             summary="Add many probes from a JSON Lines or CSV file (multipart, field `file`): all, or none and a 400 "
+                     "naming each bad line")
+def import_probes(request, workload_id: int, file: UploadedFile = File(
+        ..., description="JSON Lines, one probe object a line, or CSV whose first row names the columns question "
+                         "and answer (kind and source optional)")):
+    workload = workload_of(request, workload_id, Role.MEMBER)
+    try:
+        added = probe_import.import_probes(workload, request.auth, file.name or "probes", file.read(
+            probe_import.MAX_BYTES + 1))
+    except probe_import.ProbeImportError as exc:
+        raise HttpError(400, str(exc)) from None
+    return Status(201, added)
 
 
 @router.post("/workloads/{workload_id}/probes", response={201: ProbeOut, **ERRORS},

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import dispatch
-from workloads.forms import ProbeForm, ProbeGenerationForm
+from workloads import dispatch, probe_import
+from workloads.forms import ProbeForm, ProbeGenerationForm, ProbeImportForm
 from workloads.models import Probe, Role, Workload
 from workloads.organisations import access
 from workloads.views.methods import form_page
@@ -36,6 +36,25 @@ def probe_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     probe = Probe(workload=workload, kind=Probe.Kind.USER, created_by=request.user)
     return _save_probe(request, workload, probe, "Added the probe.")
+
+
+@login_required
+@form_page
+def probe_import_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Probes from a JSON Lines or CSV file, all or none (workloads.probe_import)."""
+    workload = access.workload_for(request.user, pk, Role.MEMBER)
+    form = ProbeImportForm(posted(request), request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        file = form.cleaned_data["file"]
+        try:
+            added = probe_import.import_probes(workload, request.user, file.name, file.read(probe_import.MAX_BYTES + 1))
+        except probe_import.ProbeImportError as exc:
+            for error in exc.errors:
+                form.add_error("file", error)
+        else:
+            messages.success(request, f"Imported {len(added)} probe{'' if len(added) == 1 else 's'}.")
+            return redirect("workload_detail", pk=workload.pk)
+    return form_response(request, "workloads/probe_import.html", {"workload": workload, "form": form})
 
 
 @login_required
