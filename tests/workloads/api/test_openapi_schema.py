@@ -9,6 +9,7 @@ PATHS = {
     "/api/uploads/{upload_id}/cancel": {"post"},
     "/api/uploads/{upload_id}/retry": {"post"},
     "/api/workloads/{workload_id}/probes": {"get", "post"},
+    "/api/workloads/{workload_id}/probes/import": {"post"},
     "/api/workloads/{workload_id}/runs": {"get", "post"},
     "/api/workloads/{workload_id}/runs.csv": {"get"},
     "/api/runs/{run_id}": {"get", "delete"},
