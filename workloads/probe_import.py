@@ -90,8 +90,8 @@ def _csv(text: str) -> list[tuple[int, object]]:
     missing = [c for c in ("question", "answer") if c not in columns]
     if missing:
         found = ", ".join(columns) or "none"
-        raise ProbeImportError([f"the first row must name the columns: no {' or '.join(missing)} column "
-                                f"(found {found})"])
+        said = f"the first row must name the columns: no {' or '.join(missing)} column (found {found})"
+        raise ProbeImportError([said])
     records = []
     try:
         for row in reader:

@@ -16,7 +16,7 @@ from workloads.api.schemas import (
 )
 from workloads.comparisons import pricing
 from workloads.documents import upload_jobs
-from workloads.documents.intake import accept_upload
+from workloads.documents.intake import ProbeFilesNotConfirmed, accept_upload
 from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
 from workloads.organisations.access import organisation_of, workload_for
 from workloads.rules import name_taken, workload_named_alike
@@ -112,9 +112,15 @@ def upload_documents(request, workload_id: int, files: list[UploadedFile] = File
         ..., min_length=1, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
                          "Content-Disposition: form-data; name=\"files\"; filename=\"...\", its headers in UTF-8"),
         replace_same_names: bool = Form(False, description="a document whose name the workload has replaces that "
-                                        "document's text (a new version), instead of being skipped")):
+                                        "document's text (a new version), instead of being skipped"),
+        store_probe_files: bool = Form(False, description="store a .jsonl, .json or .csv file that reads as probes "
+                                       "(questions with answers) as a document anyway; without it, such an upload is "
+                                       "refused with a 400, as its answers would be in the documents")):
     workload = workload_of(request, workload_id, Role.MEMBER)
-    upload = accept_upload(workload, request.auth, files, replace_same_names)
+    try:
+        upload = accept_upload(workload, request.auth, files, replace_same_names, store_probe_files)
+    except ProbeFilesNotConfirmed as exc:
+        raise HttpError(400, f"{exc.message}: send store_probe_files=true to store them") from None
     return Status(202, {"id": upload.pk, "status": upload.status})
 
 

@@ -15,6 +15,7 @@ from workloads.documents.extraction import Limits, iter_file
 from workloads.documents.extraction.datatypes import human_size
 from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
+from workloads.documents.probe_files import looks_like_probes
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
 
 
@@ -38,8 +39,34 @@ def _over(size: int, limit: int) -> str:
     return f"{human_size(size)}, more than the limit of {human_size(limit)}"
 
 
-def accept_upload(workload: Workload, user, files: Sequence, replace_same_names: bool = False) -> Upload:
-    """Store the files and queue their extraction once the transaction commits."""
+class ProbeFilesNotConfirmed(ValidationError):
+    """A file reads as probes (workloads.probe_import.looks_like_probes), and the user has not said to store it as a
+    document anyway; `flag` confirms it, on the form and in the API."""
+
+    flag = "store_probe_files"
+
+
+def check_probe_files(files: Sequence) -> None:
+    """Refuse an upload holding a file of probes, which would put their answers in the documents."""
+    named = []
+    for f in files:
+        head = f.read(4096)
+        f.seek(0)
+        if looks_like_probes(f.name or "", head):
+            named.append(f.name)
+    if named:
+        raise ProbeFilesNotConfirmed(
+            f"{', '.join(named)} {'looks' if len(named) == 1 else 'look'} like probes (questions with their answers): "
+            "stored as documents, the answers would be in the text every strategy reads. Import probes on the "
+            "workload page instead, or confirm to store them as documents anyway")
+
+
+def accept_upload(workload: Workload, user, files: Sequence, replace_same_names: bool = False,
+                  store_probe_files: bool = False) -> Upload:
+    """Store the files and queue their extraction once the transaction commits; a file of probes only with
+    store_probe_files."""
+    if not store_probe_files:
+        check_probe_files(files)
     with transaction.atomic():
         upload = store_upload(workload, user, files, replace_same_names)
         dispatch.queue_extraction(upload.pk)

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from workloads.documents import upload_jobs
 from workloads.comparisons.outgrown import outgrown_warning
-from workloads.documents.intake import accept_upload
+from workloads.documents.intake import ProbeFilesNotConfirmed, accept_upload
 from workloads.models import Role, Upload
 from workloads.organisations import access
 from workloads.views.methods import form_page, read_only
@@ -26,8 +26,9 @@ def _upload_for(user, pk: int, needs: Role = Role.VIEWER) -> Upload:
                              workload__organisation=access.organisation_of(user, needs))
 
 
-def _refused(request: HttpRequest, workload, errors: list[str]) -> HttpResponse:
-    return render(request, "workloads/upload_form.html", {"workload": workload, "errors": errors}, status=400)
+def _refused(request: HttpRequest, workload, errors: list[str], ask_probe_files: bool = False) -> HttpResponse:
+    return render(request, "workloads/upload_form.html",
+                  {"workload": workload, "errors": errors, "ask_probe_files": ask_probe_files}, status=400)
 
 
 @login_required
@@ -49,7 +50,10 @@ def upload_create(request: HttpRequest, pk: int) -> HttpResponse:
         # A checkbox: browsers send "on" only when it is ticked. Read as a form's BooleanField reads it, so that a
         # script's "false" or "0" means no here as it does in the API.
         replace = forms.BooleanField(required=False).clean(request.POST.get("replace_same_names"))
-        upload = accept_upload(workload, request.user, files, replace)
+        probe_files = forms.BooleanField(required=False).clean(request.POST.get(ProbeFilesNotConfirmed.flag))
+        upload = accept_upload(workload, request.user, files, replace, probe_files)
+    except ProbeFilesNotConfirmed as exc:
+        return _refused(request, workload, exc.messages, ask_probe_files=True)
     except ValidationError as exc:
         return _refused(request, workload, exc.messages)
     messages.success(request, f"Received {len(files)} file{'s' if len(files) != 1 else ''}: extracting the text now.")
