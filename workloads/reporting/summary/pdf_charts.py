@@ -98,24 +98,35 @@ def unit_cost_this_and_last(content) -> Chart:
     if not rows:
         return Chart(name, title, None, "No strategy in this run has a price, so there is no cost to chart.",
                      tuple(notes))
-    fig, ax = _figure("strategy", f"device dollars per {content.unit}")
-    xs = range(len(rows))
+    fig, ax = _bars(f"device dollars per {content.unit}", [row.name for row in rows])
+    ys = range(len(rows))
     previous = [row.previous_unit_cost for row in rows]
     if any(value is not None for value in previous):
-        ax.bar([x - 0.2 for x in xs], [v or 0 for v in previous], width=0.4, color=PREVIOUS_COLOUR,
-               label=content.previous_period or "previous period")
-        ax.bar([x + 0.2 for x in xs], [row.result.unit_device_dollars for row in rows], width=0.4,
-               color=[COLOURS.get(row.strategy, "#444444") for row in rows], label=content.run.period)
+        ax.barh([y + 0.2 for y in ys], [v or 0 for v in previous], height=0.4, color=PREVIOUS_COLOUR,
+                label=content.previous_period or "previous period")
+        ax.barh([y - 0.2 for y in ys], [row.result.unit_device_dollars for row in rows], height=0.4,
+                color=[COLOURS.get(row.strategy, "#444444") for row in rows], label=content.run.period)
         fig.legend(frameon=False, loc="outside upper right", ncols=2)
         notes += [f"{row.name} was not {'measured' if row.change is None else 'priced'} in {content.previous_period}."
                   for row, v in zip(rows, previous, strict=True) if v is None]
     else:
-        ax.bar(list(xs), [row.result.unit_device_dollars for row in rows], width=0.5,
-               color=[COLOURS.get(row.strategy, "#444444") for row in rows])
+        ax.barh(list(ys), [row.result.unit_device_dollars for row in rows], height=0.5,
+                color=[COLOURS.get(row.strategy, "#444444") for row in rows])
         notes.append("There is no earlier period's run to compare with, so only this period is shown.")
-    ax.set_xticks(list(xs), [row.name for row in rows], rotation=15, ha="right")
-    ax.yaxis.set_major_formatter(_dollar_axis)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5, min_n_ticks=3))
+    ax.xaxis.set_major_formatter(_dollar_axis)
     return Chart(name, title, _png(fig), notes=tuple(notes))
+
+
+def _bars(xlabel: str, names: list[str]) -> tuple[Figure, object]:
+    """A horizontal bar chart, a strategy a row, first at the top: eleven strategies' names, slanted under upright
+    bars, ran into each other."""
+    fig, ax = _figure(xlabel, "")
+    ax.grid(axis="y", visible=False)
+    ax.grid(axis="x", color="#e5e7eb", linewidth=0.8)
+    ax.set_yticks(range(len(names)), names, fontsize="small")
+    ax.invert_yaxis()
+    return fig, ax
 
 
 def accuracy_with_gate(content) -> Chart:
@@ -123,20 +134,19 @@ def accuracy_with_gate(content) -> Chart:
     rows = [row for row in content.ran if row.result.accuracy is not None]
     if not rows:
         return Chart(name, title, None, "No strategy in this run has an accuracy to chart.")
-    fig, ax = _figure("strategy", "probes answered correctly")
+    fig, ax = _bars("questions answered right", [row.name + (" (gated)" if row.result.gated else "") for row in rows])
     values = [row.result.accuracy * 100 for row in rows]
-    bars = ax.bar(range(len(rows)), values, width=0.5, color=[COLOURS.get(row.strategy, "#444444") for row in rows])
+    bars = ax.barh(range(len(rows)), values, height=0.5,
+                   color=[COLOURS.get(row.strategy, "#444444") for row in rows])
     for bar, row in zip(bars, rows, strict=True):
         if row.result.gated:
             bar.set_hatch("///")
             bar.set_edgecolor("white")
     gate = max(values) - content.run.gate_points
-    ax.axhline(gate, color="#b91c1c", linestyle="--", linewidth=1.2,
+    ax.axvline(gate, color="#b91c1c", linestyle="--", linewidth=1.2,
                label=f"quality gate: {content.run.gate_points:g} points below the best ({gate:.1f}%)")
-    ax.set_xticks(range(len(rows)), [row.name + (" (gated)" if row.result.gated else "") for row in rows],
-                  rotation=15, ha="right")
-    ax.set_ylim(0, 105)
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlim(0, 105)
+    ax.xaxis.set_major_formatter(PercentFormatter(decimals=0))
     fig.legend(frameon=False, loc="outside upper right")
     return Chart(name, title, _png(fig))
 
@@ -180,7 +190,7 @@ def cost_over_time(content) -> Chart:
 
 
 def accuracy_over_time(content) -> Chart:
-    return _over_time(content, "accuracy-over-time", "Accuracy over time", "probes answered correctly",
+    return _over_time(content, "accuracy-over-time", "Accuracy over time", "right answers",
                       lambda r: None if r.accuracy is None else r.accuracy * 100, missing="accuracy",
                       dollars_axis=False)
 
