@@ -15,6 +15,8 @@ engine/openmp.py).
 
 from __future__ import annotations
 
+import functools
+import platform
 import threading
 import time
 from dataclasses import dataclass
@@ -35,9 +37,26 @@ class Measurement:
 
 
 def device_name(device: torch.device) -> str:
+    """"NVIDIA H200", or "cpu (2 threads, AMD EPYC)": the CPU's model too, because the same two threads took twice
+    as long for dense attention on a CPU without AMX, and a cost that moved between two runs must say the machine
+    did. The price book's device class is the name's first word either way (device_profile.device_class)."""
     if device.type == "cuda":
         return torch.cuda.get_device_name(device)
-    return f"cpu ({torch.get_num_threads()} threads)"
+    model = cpu_model()
+    return f"cpu ({torch.get_num_threads()} threads{', ' + model if model else ''})"
+
+
+@functools.cache
+def cpu_model() -> str:
+    """The CPU's model name as Linux reports it ("AMD EPYC", "Intel(R) Xeon(R) Platinum 8488C"), or ""."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return " ".join(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return platform.processor()
 
 
 def seconds_basis(device: torch.device) -> str:

@@ -89,6 +89,9 @@ def _cost_up(run: ComparisonRun, previous: ComparisonRun, strategy: str, change:
                f"{dollars(cost['previous'])} → {dollars(cost['current'])} for the workload")
     if unit_cost["previous"] is not None and unit_cost["current"] is not None:
         message += f", {dollars(unit_cost['previous'])} → {dollars(unit_cost['current'])} per {run.workload.unit}"
+    if run.device and previous.device and run.device != previous.device:
+        # The same device class at the same price, on another machine: on CPUs a model apart, dense took 2x as long.
+        message += f", measured on another device ({previous.device} → {run.device})"
     return message + "."
 
 
