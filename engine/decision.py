@@ -136,9 +136,13 @@ def _counterpart(ran: list[Option], chosen: Option) -> Option | None:
 
 
 def _too_few(unsure: list[Option]) -> str:
+    return f"Too few questions to tell these strategies apart yet: {_settle(unsure)}."
+
+
+def _settle(unsure: list[Option]) -> str:
+    """How many questions in all would tell the strategies the probes cannot tell from the best apart."""
     counts = [o.gate.probes_to_tell for o in unsure]
-    settle = (f"about {max(counts)} would settle it" if all(counts) else "many more would be needed to settle it")
-    return f"Too few questions to tell these strategies apart yet: {settle}."
+    return f"about {max(counts)} questions would settle it" if all(counts) else "many more questions would"
 
 
 def _gate_reason(ran: list[Option], view: View) -> str:
@@ -153,12 +157,10 @@ def _gate_reason(ran: list[Option], view: View) -> str:
         notes.append(f"{who} left out: clearly fewer right answers than {_name(best)}, more than chance explains, "
                      "so their savings do not count.")
     if unsure:
-        counts = [o.gate.probes_to_tell for o in unsure]
-        settle = f"about {max(counts)} questions would settle it" if all(counts) else "many more questions would"
         # Named when they are few; a count otherwise, so that page one keeps its three reasons short.
         who = _capital(_listed([_name(o) for o in unsure])) if len(unsure) <= 2 else f"{len(unsure)} strategies"
         notes.append(f"{who}: fewer right answers than {_name(best)}, but too few questions to tell that from "
-                     f"chance; {settle}.")
+                     f"chance; {_settle(unsure)}.")
     if not notes:
         return f"Every strategy answers within {view.gate_points:g} points of the most accurate, {_name(best)}."
     return " ".join(notes)

@@ -43,9 +43,9 @@ def test_when_the_probes_cannot_tell_any_strategy_from_the_best_it_says_so_first
     d = decide([option("full_naive_sparse", 1.89, 6), option("retrieval", 1.05, 5, gate=Gate("cannot_tell", 11, 1, 33)),
                 option("full_index_share_cached", 0.80, 5, gate=Gate("cannot_tell", 11, 1, 30))], VIEW)
     assert d.recommended == "full_index_share_cached"
-    assert d.sentence.startswith("Too few questions to tell these strategies apart yet: about 33 would settle it. "
-                                 "Provisional choice, the cheapest of them: Whole documents, cached (Index Share), "
-                                 "$0.80 per contract")
+    assert d.sentence.startswith("Too few questions to tell these strategies apart yet: about 33 questions would "
+                                 "settle it. Provisional choice, the cheapest of them: Whole documents, cached "
+                                 "(Index Share), $0.80 per contract")
 
 
 def test_costs_inside_each_others_spread_are_a_tie_won_by_the_more_accurate():
