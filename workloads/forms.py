@@ -170,7 +170,8 @@ class RunForm(forms.Form):
     window = _number("window", help_text="local window, tokens")
     topk = _number("topk", help_text="top-k budget, tokens")
     global_blocks = _number("global_blocks", help_text="strided global blocks")
-    indexer = forms.ChoiceField(choices=list(run_settings.INDEXER_NAMES.items()), initial=run_settings.DEFAULTS["indexer"])
+    indexer = forms.ChoiceField(choices=list(run_settings.INDEXER_NAMES.items()),
+                                initial=run_settings.DEFAULTS["indexer"])
     anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS],
                                 initial=run_settings.DEFAULTS["anchors"], required=False, label="Index Share's groups",
                                 help_text="workload: each group starts at the layer calibrated on this "

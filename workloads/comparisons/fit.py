@@ -90,9 +90,9 @@ class Preflight:
     @property
     def refusal_warning(self) -> str:
         full = [row for row in self._chosen() if row.full_context]
-        return (f"Every full-context strategy chosen ({', '.join(run_settings.name(row.strategy) for row in full)}) would refuse: the "
-                f"documents need about {full[0].positions:,} positions and {self.model} holds {self.max_positions:,}, "
-                "so the run would measure no full-context cost")
+        return (f"Every full-context strategy chosen ({_names(full)}) would refuse: the documents need about "
+                f"{full[0].positions:,} positions and {self.model} holds {self.max_positions:,}, so the run would "
+                "measure no full-context cost")
 
     @property
     def seconds(self) -> float:
@@ -106,9 +106,11 @@ class Preflight:
     @property
     def duration_warning(self) -> str:
         return (f"This comparison would take {duration_words(self.seconds)} on one worker "
-                f"({self._planned_calls():,} model calls)")
+                f"({self.calls:,} model calls)")
 
-    def _planned_calls(self) -> int:
+    @property
+    def calls(self) -> int:
+        """The model calls the chosen strategies would make."""
         return sum(row.calls for row in self._chosen() if row.fits)
 
     @property
@@ -135,7 +137,7 @@ class Preflight:
             parts.append(f"{_names(untimed)} not timed: about {flop_text(sum(row.flops for row in untimed))} of work, "
                          "with no measured speed")
         total = f"{duration_words(self.seconds)} in all, " if measured or by_speed else ""
-        return (f"Estimated duration: {total}{self._planned_calls():,} model calls; "
+        return (f"Estimated duration: {total}{self.calls:,} model calls; "
                 f"{'; '.join(parts)}.")
 
 
@@ -187,8 +189,8 @@ def preflight(workload: Workload, chosen: Sequence[str], values: dict | None = N
 def _model_rate_run(workload: Workload) -> ComparisonRun | None:
     """A new workload's stand-in for its own latest run: the organisation's latest succeeded run of the same model,
     so that a first run is timed as soon as any workload has measured the model."""
-    return (ComparisonRun.objects.filter(workload__organisation_id=workload.organisation_id, model=workload.target_model,
-                                         status=ComparisonRun.Status.SUCCEEDED)
+    return (ComparisonRun.objects.filter(workload__organisation_id=workload.organisation_id,
+                                         model=workload.target_model, status=ComparisonRun.Status.SUCCEEDED)
             .select_related("workload").only(*RATE_RUN_COLUMNS, "workload__name").first())
 
 

@@ -50,7 +50,8 @@ def measured_lines(organisation: Organisation, indexer: str, on: dt.date, first:
                    if per_hour else None)
         weights = "random weights" if profile["source"].startswith("python -m engine") else "its own weights"
         note = (f"{device_class}: measured on {profile['device']} on {profile['date'][:10]} by "
-                f"{profile['source']} (the {profile['model_shape']} shape with {weights}, indexer {shown('indexer', indexer)}, "
+                f"{profile['source']} (the {profile['model_shape']} shape with {weights}, indexer "
+                f"{shown('indexer', indexer)}, "
                 f"{profile['answer_tokens']}-token answers), at {', '.join(f'{n:,}' for n in lengths) or 'no'} "
                 "tokens; every other figure is projected from the ledger.")
         return MeasuredLines(f"{device_class}: measured", lengths, seconds, dollars, note)

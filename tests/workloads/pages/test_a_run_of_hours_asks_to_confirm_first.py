@@ -17,7 +17,7 @@ FORM = {name: RunForm.base_fields[name].initial for name in SETTINGS} | {"strate
 def test_the_form_says_how_many_hours_and_queues_nothing_until_confirmed(alice_client, asked_often, prices, monkeypatch):
     workload = asked_often
     plan = fit.preflight(workload, ["chunked"], {})
-    assert plan._planned_calls() >= 1_200
+    assert plan.calls >= 1_200
     # This machine's speed decides whether 1,200 calls take an hour; the threshold below it makes the test hold
     # on any machine, and the wording is checked at the plan's own estimate.
     monkeypatch.setattr(fit, "CONFIRM_ABOVE_S", plan.seconds / 2)
