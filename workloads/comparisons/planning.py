@@ -275,9 +275,9 @@ def _crossing(up_to: int | None, full: list[float], chunked: list[float], strate
     subject = name(strategy)[:1].lower() + name(strategy)[1:]  # mid-sentence
     if up_to is None:
         return (f"{subject} cost more than asking every chunk at every length from 32K to 1M "
-                f"tokens ({ratios[0]:.2g}× asking every chunk at 32K).")
+                f"tokens ({ratios[0]:.3g}× asking every chunk at 32K).")
     if up_to == LENGTHS[-1]:
         return (f"{subject} cost no more than asking every chunk at every length from 32K to 1M "
-                f"tokens ({ratios[-1]:.2g}× asking every chunk at 1M).")
+                f"tokens ({ratios[-1]:.3g}× asking every chunk at 1M).")
     return (f"{subject} cost no more than asking every chunk up to {up_to // 1024}K tokens of "
             "documents per question; past that, asking every chunk is cheaper.")

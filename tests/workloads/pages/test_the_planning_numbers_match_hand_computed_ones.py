@@ -5,6 +5,7 @@ import pytest
 from engine import ledger, run_settings
 from engine.call_plan import Call
 from tests.workloads.pages.conftest import make_run, standard_report
+from workloads.comparisons import planning
 from workloads.comparisons.planning import _calls, project
 
 
@@ -36,3 +37,9 @@ def test_the_ledger_flops_are_the_calls_at_the_runs_attention(workload, probe):
 
     dense = run_settings.attention({}, mode="dense")
     assert projection.flops["full_dense"][0] == ledger.call_costs(ledger.SMOLLM2_135M, dense, 32_860, 24).total_flops
+
+
+def test_a_cost_just_above_asking_every_chunk_is_not_written_as_1x():
+    # The planning page said Index Share "cost more than asking every chunk ... (1× asking every chunk at 32K)".
+    said = planning._crossing(None, [1.02] * len(planning.LENGTHS), [1.0] * len(planning.LENGTHS), "full_index_share")
+    assert "(1.02× asking every chunk at 32K)" in said
