@@ -1,5 +1,5 @@
-"""A comparison estimated to take longer than an hour says how long, in hours, before it starts, and starts only
-once the user confirms (issue 36: a codebase of 1,233 calls, hours on the machine, showed only its FLOPs)."""
+"""A comparison estimated to take longer than an hour says how long before it starts, and starts only once the user
+confirms (issue 36: a codebase of 1,233 calls, hours on the machine, showed only its FLOPs)."""
 
 import re
 
@@ -17,8 +17,8 @@ FORM = {name: RunForm.base_fields[name].initial for name in SETTINGS} | {"strate
 def test_the_form_says_how_many_hours_and_queues_nothing_until_confirmed(alice_client, asked_often, prices, monkeypatch):
     workload = asked_often
     plan = fit.preflight(workload, ["chunked"], {})
-    assert plan.calls >= 1_200
-    # This machine's speed decides whether 1,200 calls take an hour; the threshold below it makes the test hold
+    assert plan.calls == 25 * (55 + 1)
+    # This machine's speed decides whether 1,400 calls take an hour; the threshold below it makes the test hold
     # on any machine, and the wording is checked at the plan's own estimate.
     monkeypatch.setattr(fit, "CONFIRM_ABOVE_S", plan.seconds / 2)
 
@@ -28,7 +28,7 @@ def test_the_form_says_how_many_hours_and_queues_nothing_until_confirmed(alice_c
     assert response.status_code == 400 and not ComparisonRun.objects.exists()
     said = re.search(r"This comparison would take (about [\d.,]+ (hours|minutes)) on one worker \(([\d,]+) model calls\)",
                      page)
-    assert said and said.group(1) == fit.duration_words(plan.seconds) and int(said.group(3).replace(",", "")) >= 1_200
+    assert said and said.group(1) == fit.duration_words(plan.seconds) and int(said.group(3).replace(",", "")) == plan.calls
     assert "Tick this box to start it anyway, knowing how long it takes." in page
     assert 'type="checkbox" name="confirm_duration"' in page
 
