@@ -14,7 +14,10 @@ thousand tokens, so the sparse budget must be well below that to be a sparse reg
 256, 2 strided global blocks and a sink block of 64 make a 704-token budget (the engine's kernel-sized defaults,
 window 1,024 and top-k 2,048, would cover a 2K-token workload whole, and sparse would be dense). A prompt's question
 and its answer select at the engine's answer top-k, 2,048 (AttentionConfig.answer_topk): a few blocks' work, which
-kept an early fact among look-alikes that the documents' 256 lost (docs/engine.md). The pooled_mass
+kept an early fact among look-alikes that the documents' 256 lost (docs/engine.md). The documents' budget stays
+fixed as they grow, by measurement: a quarter of the context kept five look-alike facts at 8K but none of four at
+14K, and costs the prefill speed Index Share exists for (benchmarks/README.md, a quarter of the context at 14K);
+what Index Share loses on a workload, its quality gate says. The pooled_mass
 indexer ranks blocks by the attention mass each head would put on them (engine/attention/indexers.py) at 1/64 of
 the exact indexer's cost, and it keeps the needle grid's facts where the raw-maximum indexers lose them (docs/
 engine.md, the needle grid); `exact` (DeepSeek's lightning-indexer regime, as costly as attention's own scores)
