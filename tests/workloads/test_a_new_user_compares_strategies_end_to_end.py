@@ -111,6 +111,6 @@ def test_a_new_user_goes_from_upload_to_answers(client, alice, prices, celery_wo
     assert 'data-chart="flop-breakdown"' in page and "plotly/plotly.min.js" in page
     for answer in run.results.get(strategy="full_index_share").answers.all():
         assert answer.question in page
-    assert re.search(r"cpu \(\d+ threads\)", page)  # the device that produced it
+    assert re.search(r"cpu \(\d+ threads", page)  # the device that produced it (its model follows)
     page = client.get(f"/workloads/{workload.pk}/").content.decode()
     assert 'data-chart="cost-over-time"' in page and 'data-chart="cost-vs-quality"' in page

@@ -23,11 +23,12 @@ ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_
                "api_price_create", "api_price_delete", "reprice_all", "run_reprice", "member_add", "member_role",
                "member_remove", "member_link"}
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
-               "upload_create", "probe_create", "probes_generate", "probe_edit", "probe_delete", "run_create",
-               "run_cancel", "run_retry", "upload_cancel", "upload_retry", "summary_email", "sweep_create"}
+               "upload_create", "probe_create", "probes_generate", "probe_import", "probe_edit", "probe_delete",
+               "run_create", "run_cancel", "run_retry", "upload_cancel", "upload_retry", "summary_email",
+               "sweep_create"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
-              "probe_edit", "probe_delete", "run_create", "schedule_edit"}
+              "probe_import", "probe_edit", "probe_delete", "run_create", "schedule_edit"}
 
 
 @pytest.fixture
