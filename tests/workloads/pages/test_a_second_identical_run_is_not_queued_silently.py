@@ -21,8 +21,10 @@ def test_the_form_warns_of_a_waiting_twin_with_its_place_in_the_queue(alice_clie
     assert "Number 2 in the workers' queue." in html(alice_client.get(reverse("run_detail", args=[first.pk])))
     assert starting.queue_position(ahead) == 1
 
-    other = {"strategies": ["chunked"], "chunk_tokens": 128}
-    assert starting.waiting_twin(workload, other["strategies"], {"chunk_tokens": 128}) is None
+    # Other strategies, or the same ones with another setting, are no twin.
+    assert starting.waiting_twin(workload, ["chunked"], {}) is None
+    assert starting.waiting_twin(workload, first.strategies, {"chunk_tokens": 128}) is None
+    assert starting.waiting_twin(workload, first.strategies, {}) == first
 
 
 def test_the_dashboard_shows_the_waiting_run_not_the_cancelled_duplicate(alice_client, workload, probe, prices):
