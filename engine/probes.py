@@ -29,6 +29,10 @@ retrieval, from a numbered heading
     heading. A number that opens two such lines in one document is ambiguous and asks nothing. Real contracts
     rarely state "The X is Y.", but nearly all number their sections: on the held-out licences in
     samples/contracts this shape gave the only probes.
+retrieval, from Python code
+    What a function returns, what a constant is set to, which exception a function raises, which module a file
+    imports a name from, a function's first parameter: read by Python's own parser (engine.code_probes), each
+    question naming its file. Answer: the exact span of the source.
 multi_hop
     A retrieval fact in document A whose value is a capitalised name ("The account
     manager of Northwind Logistics is Dana Reyes.") and, in another document B, a fact
@@ -48,6 +52,7 @@ always gives one answer cannot score more than that.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -57,6 +62,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.code_probes import code_facts
 from engine.documents import Document
 from engine.errors import EngineError
 from engine.jsonfile import write_text_atomic
@@ -336,7 +342,7 @@ def generate_probes(docs: list[Document], limit: int = DEFAULT_LIMIT) -> list[Pr
     if limit < 1:
         raise EngineError(f"the number of probes to generate must be at least 1, got {limit}")
     corpus = _Corpus(docs)
-    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus))
+    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus), _code(corpus))
     checked = [[candidate.probe for candidate in candidates if _holds(candidate, corpus)] for candidates in kinds]
     spread = _interleave(_interleave(_by_document(probes)) for probes in checked)
     return _spread_answers(list(_unique_questions(spread)), limit)
@@ -475,6 +481,14 @@ def _headings(corpus: _Corpus) -> Iterator[_Candidate]:
                                  "retrieval", ((doc.name, line),))
 
 
+def _code(corpus: _Corpus) -> Iterator[_Candidate]:
+    for doc in corpus.docs:
+        if doc.name.endswith(".py"):
+            for fact in code_facts(doc.text, corpus.label[doc.name]):
+                yield _candidate(fact.question, fact.answer, "retrieval",
+                                 tuple((doc.name, _as_read(lines)) for lines in fact.lines))
+
+
 def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:
     yield from _term_references(corpus.docs, corpus.label)
     yield from _code_references(corpus.docs, corpus.label)
@@ -506,14 +520,18 @@ def _standalone_use(term: str) -> Callable[[str], bool]:
     return lambda text: first in text and any(m["before"] in (None, *DETERMINERS) for m in pattern.finditer(text))
 
 
+BUILTINS = frozenset(dir(builtins))
+
+
 def _code_references(docs: list[Document], label: dict[str, str]) -> Iterator[_Candidate]:
     labels: dict[str, str] = {}
     found = []
     for doc in docs:
         for match in CODE_DEFINITION.finditer(doc.text):
             name = match["function"] or match["class"]
-            # Private names and dunders (__init__) make poor questions.
-            if not name.startswith("_"):
+            # Private names and dunders (__init__) make poor questions; a method named like a builtin (`dict`) is
+            # "called" by every file that calls the builtin.
+            if not name.startswith("_") and name not in BUILTINS:
                 found.append((doc, name, match))
                 labels.setdefault(name, "function" if match["function"] else "class")
     for name, (definer, line) in _first_definitions(found).items():

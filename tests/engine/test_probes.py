@@ -262,7 +262,7 @@ def test_it_finds_a_function_defined_in_one_file_and_called_in_another(tmp_path)
     (tmp_path / "billing.py").write_text(billing)
     (tmp_path / "app.py").write_text("from billing import Ledger, parse_invoice\n\nrows = parse_invoice(raw)\n")
     probes = generate_probes(read_documents([tmp_path / "billing.py", tmp_path / "app.py"]))
-    assert probes == [
+    assert [p for p in probes if p.kind == "cross_reference"] == [
         Probe(
             "In which file is the function parse_invoice, which app.py calls, defined?",
             "billing.py",

@@ -1,8 +1,11 @@
 """Probes for real documents (issue 36). Contracts rarely say "The X is Y.", but they number their sections: generation
 asks for the heading of each numbered section (the held-out licence texts gave one probe in all). Files inside an
-upload are named as a person names them."""
+upload are named as a person names them. Python files ask what their code states (engine.code_probes)."""
 
+from collections import Counter
 from pathlib import Path
+
+import environ
 
 from engine.documents import Document, read_documents
 from engine.probes import file_labels, generate_probes
@@ -44,3 +47,77 @@ def test_files_inside_an_upload_are_named_as_a_person_names_them():
     assert file_labels(list(code)) == {
         "codebase.zip/src/app/models.py": "models.py", "codebase.zip/src/app/views.py": "views.py",
         "codebase.zip/src/app/__init__.py": "src/app/__init__.py", "codebase.zip/tests/__init__.py": "tests/__init__.py"}
+
+
+MODULE = '''"""Billing."""
+from decimal import Decimal
+from .errors import BillingError as Failure
+from typing import *
+
+GRACE_DAYS = 30
+CURRENCY: str = "EUR"
+DEBUG = True
+LIMIT = 1_000
+RETRIES = 2
+RETRIES = 3
+
+
+class Invoice:
+    def total(self, rate: Decimal) -> Decimal:
+        if rate < 0:
+            raise Failure("negative rate")
+        return rate
+
+    def path(self) -> "Invoice":
+        raise ValueError("a") if self else TypeError("b")
+
+    def _hidden(self, x) -> int:
+        return 1
+
+
+def settle(invoice, *, late=False) -> None:
+    def inner():
+        raise KeyError("only inside")
+    try:
+        inner()
+    except KeyError:
+        raise
+'''
+
+
+def test_a_python_file_asks_what_its_code_states_in_several_shapes():
+    asked = {p.question: p.answer for p in generate_probes([Document("repo.zip/billing.py", MODULE)], limit=50)}
+    assert asked == {
+        "What type does the method Invoice.total in billing.py return?": "Decimal",
+        "What type does the method Invoice.path in billing.py return?": "Invoice",  # a forward reference, unquoted
+        "What is GRACE_DAYS set to in billing.py?": "30",
+        "What is CURRENCY set to in billing.py?": "EUR",
+        # DEBUG is a boolean, LIMIT has underscores no answer repeats, RETRIES is set twice: none asks anything.
+        "Which exception does the method Invoice.total in billing.py raise?": "Failure",
+        # path raises two kinds; settle only re-raises and its inner function's raise is not its own.
+        "From which module does billing.py import Decimal?": "decimal",
+        "From which module does billing.py import BillingError?": ".errors",
+        "What is the first parameter of the method Invoice.total in billing.py?": "rate",
+        "What is the first parameter of the function settle in billing.py?": "invoice",
+    }
+
+
+def test_code_that_does_not_parse_asks_nothing_of_its_own():
+    assert generate_probes([Document("broken.py", "def f(:\n    return 1\n")], limit=10) == []
+
+
+def test_a_real_library_gets_probes_of_every_shape_each_resting_on_its_source():
+    # django-environ, a dependency of this project, read as an uploaded ZIP would be.
+    root = Path(environ.__file__).parent
+    docs = [Document(f"environ.zip/{p.relative_to(root.parent)}", p.read_text()) for p in sorted(root.rglob("*.py"))]
+    probes = generate_probes(docs)
+    asked = {p.question: p.answer for p in probes}
+    shapes = {p.question.split(" ")[0] + " " + p.question.split(" ")[1] for p in probes}
+    assert len(probes) >= 20 and {"What type", "Which exception", "From which", "In which"} <= shapes
+    assert asked["What type does the method Env.bool in environ.py return?"] == "bool"
+    assert asked["Which exception does the method Env.str in environ.py raise?"] == "ImproperlyConfigured"
+    assert asked["From which module does fileaware_mapping.py import MutableMapping?"] == "collections.abc"
+    for p in probes:  # a code fact's answer is in its source; a file's name is where its passage comes from
+        assert p.answer and (p.answer in p.passage if p.kind == "retrieval" else p.answer in p.source)
+    # No answer carries more than a tenth of the set: every file's "typing" imports once, not twenty times.
+    assert max(Counter(p.answer for p in probes).values()) <= 3
