@@ -117,14 +117,13 @@ def count_of(value: float, unit: str) -> str:
 
 @register.simple_tag
 def accuracy_with_interval(result) -> str:
-    """"56% (27–81%) of 9 · F1 0.62" and the gate's call, for a StrategyResult; its interval is computed from the
-    counts when the run was measured before intervals were kept."""
+    """"56% (27–81%) of 9" and the gate's call, for a StrategyResult; its interval is computed from the counts when
+    the run was measured before intervals were kept. Token F1 is for the run page's measurement details."""
     n = result.n_probes
     low, high = result.accuracy_low, result.accuracy_high
     if low is None or high is None:
         low, high = wilson(round((result.accuracy or 0) * n), n)
-    f1 = f" · F1 {result.f1:.2f}" if result.f1 is not None else ""
     call = result.gate or ("gated" if result.gated else "")
     badge = {"gated": ("gated", "quality-gated"), "cannot_tell": ("unsure", "cannot tell yet")}.get(call)
-    return format_html('{} <small>({}–{}) of {}{}</small>{}', percent(result.accuracy), percent(low), percent(high),
-                       n, f1, format_html(' <span class="{}">{}</span>', *badge) if badge else "")
+    return format_html('{} <small>({}–{}) of {}</small>{}', percent(result.accuracy), percent(low), percent(high),
+                       n, format_html(' <span class="{}">{}</span>', *badge) if badge else "")

@@ -63,3 +63,18 @@ def test_no_pdf_page_shows_an_identifier(measured):
     pdf, _ = render_summary(measured)
     text = pdf_text(pdf)
     assert not IDENTIFIER.search(text), _where(text)
+
+STATISTICS = re.compile(r"McNemar|Wilson|\bF1\b|FLOP|[Tt]op-1|[Ii]ndex overlap|\bp = |p-value|pooled_mass")
+MEASURED = re.compile(r'<section aria-labelledby="measured">.*?</section>', re.S)
+
+
+@pytest.mark.parametrize("page", ["dashboard", "run_detail"])
+def test_the_statistics_are_named_only_in_how_this_was_measured(alice_client, measured, page):
+    args = {"dashboard": [], "run_detail": [measured.pk]}[page]
+    response = alice_client.get(reverse(page, args=args))
+    if page == "run_detail":
+        assert MEASURED.search(response.content.decode()), "the run page keeps its measurement details"
+    response.content = MEASURED.sub("", response.content.decode()).encode()
+    text = visible(response)
+    assert not STATISTICS.search(text), (page, [text[max(m.start() - 60, 0):m.end() + 20]
+                                                for m in STATISTICS.finditer(text)])

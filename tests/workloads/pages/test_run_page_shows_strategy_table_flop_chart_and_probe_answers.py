@@ -40,7 +40,7 @@ def test_run_page_shows_strategy_table_flop_chart_and_probe_answers(alice_client
     assert "quality-gated" in page
     # Memory above what each call began with, not the process's whole footprint: say so where it is shown.
     assert '<th scope="col" class="num">Peak memory added</th>' in page and "300.0 MB" in page
-    assert "Peak memory added: the most one call added to what was in use when it began" in page
+    assert "<dt>Peak memory added</dt><dd>The most one call added to what was in use when it began" in page
 
     # The FLOP breakdown as a chart, stacked by component, refused strategies left out with their reason.
     assert 'data-chart="flop-breakdown"' in page and 'id="chart-flop-breakdown"' in page
