@@ -27,12 +27,17 @@ class PlannedWork:
         return self.question_flops + self.prefill_flops / max(questions, 1)
 
 
-def planned_work(shape: ledger.ModelShape, cfg: AttentionConfig, strategy: str, plan: Sequence[Call]) -> PlannedWork:
+def planned_work(shape: ledger.ModelShape, cfg: AttentionConfig, strategy: str, plan: Sequence[Call],
+                 escalation_share: float = 1.0) -> PlannedWork:
+    """One question's work. An escalation (routed's whole-document call after its search's NONE) counts
+    `escalation_share` of a time: the pre-run check plans for every question escalating, the planning page for
+    the share a run measured."""
     if strategy in CACHED_MODES:
         (call,) = plan
         at = cfg.replace(mode=call.mode)
         prefix = call.prompt_tokens - QUESTION_TOKENS
         return PlannedWork(ledger.continuation_costs(shape, at, prefix, QUESTION_TOKENS, ANSWER_TOKENS).total_flops,
                            ledger.prefill_costs(shape, at, prefix, answer_tail=False).total_flops)
-    return PlannedWork(sum(call.count * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
-                                                          ANSWER_TOKENS).total_flops for call in plan))
+    return PlannedWork(sum(call.count * (escalation_share if call.escalation else 1.0)
+                           * ledger.call_costs(shape, cfg.replace(mode=call.mode), call.prompt_tokens,
+                                               ANSWER_TOKENS).total_flops for call in plan))

@@ -39,9 +39,11 @@ from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
 # Whole documents in the two attention modes a manager picks between, each uncached and cached, against asking
-# every chunk; naive sparse is Index Share's own baseline.
+# every chunk and searching the chunks; naive sparse is Index Share's own baseline. Routed joins them once a run
+# has measured how often its questions escalate (_escalation_share).
 STRATEGIES = ["full_dense", "full_naive_sparse", "full_index_share", "full_dense_cached", "full_index_share_cached",
-              "chunked"]
+              "chunked", "retrieval"]
+ROUTED = "routed"
 CACHED = "full_index_share_cached"  # the headline's cached line
 
 
@@ -76,8 +78,10 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = basis.attention_config()
     shape = ledger.from_metadata(read_metadata(model_path(workload.target_model)), workload.target_model)
-    calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in STRATEGIES}
-    work = {s: [planned_work(shape, cfg, s, plan) for plan in calls[s]] for s in STRATEGIES}
+    share = _escalation_share(run)
+    strategies = [*STRATEGIES, *([ROUTED] if share is not None else [])]
+    calls = {s: [_calls(s, n, basis) for n in LENGTHS] for s in strategies}
+    work = {s: [planned_work(shape, cfg, s, plan, share or 0.0) for plan in calls[s]] for s in strategies}
     questions = _questions(workload, run)
     flops = {s: [w.per_question(questions) for w in values] for s, values in work.items()}
     notes = [f"Engine settings from {'run ' + str(run.pk) if run else 'the defaults'}: window {cfg.window}, "
@@ -91,6 +95,12 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     notes.append(f"The cached lines share the documents' one-off prefill among {questions:,} "
                  f"question{'s' if questions != 1 else ''} ({whose}); each question then reads its own "
                  f"{QUESTION_TOKENS} tokens or so against the cached documents.")
+    if share is not None:
+        notes.append(f"{name(ROUTED)} escalated {share:.0%} of its questions to whole documents (Index Share) in run "
+                     f"{run.pk}: the projection assumes that share at every length.")
+    else:
+        notes.append(f"{name(ROUTED)} is projected once a run has measured how often its questions escalate to "
+                     "whole documents.")
     tokens = _documents_tokens(workload, run)
     if tokens < LENGTHS[0]:
         measured = f"run {run.pk}'s measured costs" if run else "a comparison's measured costs"
@@ -98,7 +108,7 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
                      f"projection starts at: at their own length, {measured} answer the question.")
     by_length = _length_rates(run, cfg.indexer, tokens)
     device = _device_dollars(workload, run, work, questions, notes, on, by_length)
-    api = _api_dollars(workload, calls, questions, notes, on)
+    api = _api_dollars(workload, calls, questions, notes, on, share or 0.0)
     in_dollars = device is not None and {"full_index_share", "chunked"} <= device.keys()
     basis_costs = device if in_dollars else flops
     view = ("device view, in device dollars at each strategy's measured rate" if in_dollars
@@ -109,6 +119,12 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
         notes.append(measured.note)
     return Projection(LENGTHS, flops, device, api, up_to, _answer(up_to, basis_costs, view, api, _api_name(workload)),
                       notes, questions, measured, by_length.basis if device is not None and by_length else None)
+
+
+def _escalation_share(run: ComparisonRun | None) -> float | None:
+    """The share of routed's questions that escalated to whole documents in the run; None where it did not run."""
+    routed = ((run.report or {}).get("strategies") or {}).get(ROUTED, {}) if run is not None else {}
+    return routed.get("escalated_share")
 
 
 def _questions(workload: Workload, run: ComparisonRun | None) -> int:
@@ -212,7 +228,8 @@ def prefill_rates(run: ComparisonRun) -> dict[str, float]:
             for strategy, (mode, tokens, spent) in prefills.items()}
 
 
-def _api_dollars(workload: Workload, calls: dict, questions: int, notes: list[str], on: dt.date) -> dict | None:
+def _api_dollars(workload: Workload, calls: dict, questions: int, notes: list[str], on: dt.date,
+                 escalation_share: float) -> dict | None:
     try:
         api = pricing.workload_api_price(workload, on)
     except pricing.PricingError as exc:
@@ -235,7 +252,8 @@ def _api_dollars(workload: Workload, calls: dict, questions: int, notes: list[st
             prompt = plan[0].prompt_tokens
             return ((prompt - QUESTION_TOKENS) * prefix_price + QUESTION_TOKENS * per_in
                     + ANSWER_TOKENS * per_out)
-        return sum(c.count * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan)
+        return sum(c.count * (escalation_share if c.escalation else 1.0)
+                   * (c.prompt_tokens * per_in + ANSWER_TOKENS * per_out) for c in plan)
 
     return {s: [question(s, plan) for plan in plans] for s, plans in calls.items()}
 

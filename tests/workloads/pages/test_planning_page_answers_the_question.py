@@ -47,7 +47,10 @@ def test_planning_without_a_run_charts_flops_and_says_why(alice_client, workload
     assert [t["name"] for t in figure["data"]] == ["Whole documents (dense)", "Whole documents (naive sparse)",
                                                    "Whole documents (Index Share)",
                                                    "Whole documents, cached (dense)",
-                                                   "Whole documents, cached (Index Share)", "Ask every chunk"]
+                                                   "Whole documents, cached (Index Share)", "Ask every chunk",
+                                                   "Search the chunks"]
+    # Routed waits for a run to measure how often its questions escalate.
+    assert "Search, then whole documents if needed is projected once a run has measured how often" in page
     assert escape(chart_notes.FLOPS_INSTEAD) in page
 
 

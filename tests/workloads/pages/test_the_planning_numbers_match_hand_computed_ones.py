@@ -43,3 +43,25 @@ def test_a_cost_just_above_asking_every_chunk_is_not_written_as_1x():
     # The planning page said Index Share "cost more than asking every chunk ... (1× asking every chunk at 32K)".
     said = planning._crossing(None, [1.02] * len(planning.LENGTHS), [1.0] * len(planning.LENGTHS), "full_index_share")
     assert "(1.02× asking every chunk at 32K)" in said
+
+
+def test_routed_is_projected_at_the_share_of_questions_its_run_escalated(workload, probe, prices):
+    # The planning page left out routed, the sample's recommended strategy, so its recommendation had no projection.
+    the_report = standard_report(probe)
+    for strategy in ("retrieval", "routed"):
+        the_report["strategies"][strategy] = dict(the_report["strategies"]["chunked"], calls=1)
+    the_report["strategies"]["routed"] |= {"escalated": 1, "escalated_share": 0.25}
+    make_run(workload, the_report)
+
+    projection = project(workload)
+
+    search, escalation = _calls("routed", 32_768, make_run(workload))
+    assert escalation.escalation and _calls("retrieval", 32_768, make_run(workload)) == [search]
+    at = run_settings.attention({})
+    search_flops = ledger.call_costs(ledger.SMOLLM2_135M, at.replace(mode="dense"), search.prompt_tokens, 24)
+    whole = ledger.call_costs(ledger.SMOLLM2_135M, at.replace(mode="index_share"), escalation.prompt_tokens, 24)
+    assert projection.flops["retrieval"][0] == pytest.approx(search_flops.total_flops)
+    assert projection.flops["routed"][0] == pytest.approx(search_flops.total_flops + 0.25 * whole.total_flops)
+    api = (search.prompt_tokens * 0.10 + 24 * 0.30 + 0.25 * (escalation.prompt_tokens * 0.10 + 24 * 0.30)) / 1e6
+    assert projection.api_dollars["routed"][0] == pytest.approx(api)
+    assert any("escalated 25% of its questions to whole documents" in note for note in projection.notes)
