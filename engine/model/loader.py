@@ -21,7 +21,7 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, Pretra
 
 from engine.errors import EngineError
 from engine.model import hf_attention
-from engine.model.catalogue import MODELS, default_key, lookup
+from engine.model.catalogue import MODELS, default_key
 from engine.model.metadata import SUPPORTED_MODEL_TYPES, ModelMetadata, checked_model_path
 from engine.model.provisioning import provision
 
@@ -65,11 +65,6 @@ class LoadedModel:
 
     def native_window_layers(self) -> frozenset[int]:
         return self.metadata.native_window_layers()
-
-
-def provision_default_model() -> Path:
-    """The default model (ENGINE_MODEL when it names a catalogue model), provisioned; its cached folder."""
-    return provision(lookup(default_key()))
 
 
 def compute_dtype(device: str) -> torch.dtype:

@@ -4,7 +4,8 @@ The part files are found through importlib.metadata's file lists and read as byt
 Qwen ones are anonymous) is never imported. The joined file must have the catalogue's sha256 and its header must
 name the expected model, architecture and positions, so a package that was swapped or re-uploaded is refused before
 anything is converted. The safetensors folder is written under a temporary name and renamed into place, so a half
-provisioned model is never seen; its speed on this device is measured there too (engine/model/speed.py).
+provisioned model is never seen. `python -m engine provision` then times it on this device (engine/model/timing.py);
+the loader, provisioning on first use, does not.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from pathlib import Path
 
 from engine.errors import EngineError
 from engine.model.catalogue import CatalogueModel, model_dir
-from engine.model.speed import measure_and_store, stored_speed
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,10 @@ def is_provisioned(model: CatalogueModel) -> bool:
     return marker.is_file() and marker.read_text().strip() == model.sha256
 
 
-def provision(model: CatalogueModel, measure_speed: bool = True) -> Path:
+def provision(model: CatalogueModel) -> Path:
     """The model's safetensors folder in the cache, converted from its packages' GGUF on the first call."""
     target = model_dir(model)
     if is_provisioned(model):
-        if measure_speed and stored_speed(target) is None:  # provisioned before speeds were measured
-            measure_and_store(target, model.display_name)
         return target
     parts = part_files(model)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -50,8 +48,6 @@ def provision(model: CatalogueModel, measure_speed: bool = True) -> Path:
         log.info("converting %s to safetensors in %s (once)", model.display_name, target)
         _convert(gguf, staging)
         gguf.unlink()  # the joined file is no longer needed: the cache keeps the converted folder only
-        if measure_speed:
-            measure_and_store(staging, model.display_name)
         (staging / MARKER).write_text(model.sha256 + "\n")
         if target.exists():
             shutil.rmtree(target)

@@ -15,9 +15,6 @@ import argparse
 
 from engine.bench.model.presets import PRESETS
 
-DEFAULT_LENGTHS = {"llama-3.1-8b": "32K,128K,512K", "tiny": "256,512"}
-DEFAULT_CHUNK = {"llama-3.1-8b": 8192, "tiny": 128}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", default="llama-3.1-8b", choices=list(PRESETS))

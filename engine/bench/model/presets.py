@@ -27,6 +27,9 @@ _TINY = dict(
 )
 
 PRESETS = {"llama-3.1-8b": _LLAMA_31_8B, "tiny": _TINY}
+# Each preset's lengths and prefill chunk unless the command line says otherwise.
+DEFAULT_LENGTHS = {"llama-3.1-8b": "32K,128K,512K", "tiny": "256,512"}
+DEFAULT_CHUNK = {"llama-3.1-8b": 8192, "tiny": 128}
 
 
 def model_config(preset: str, longest: int) -> LlamaConfig:

@@ -15,10 +15,9 @@ from transformers import AutoModelForCausalLM
 
 from engine.attention import AttentionConfig, LayerPlan
 from engine.attention.config import INDEXERS
-from engine.bench.model import DEFAULT_CHUNK, DEFAULT_LENGTHS
 from engine.bench.model.component_timer import TimedAttention
 from engine.bench.model.logits_check import logits_check
-from engine.bench.model.presets import ATTENTION, model_config
+from engine.bench.model.presets import ATTENTION, DEFAULT_CHUNK, DEFAULT_LENGTHS, model_config
 from engine.device_profile import write_profile
 from engine.bench.settings import parse_length
 from engine.errors import EngineError
