@@ -41,22 +41,27 @@ _ATTENTION_FLAGS = {
 
 
 def add_attention_flags(parser: argparse.ArgumentParser) -> None:
-    """Attention settings; any left out keep the defaults of AttentionConfig (or of the preset)."""
+    """Attention settings; any left out keep the app's runs' defaults (run_settings.attention), or a preset's: a
+    command at AttentionConfig's own (window 1,024, top-k 2,048) measured another Index Share than the app runs."""
+    runs = run_settings.attention({})
     for name, help_text in _ATTENTION_FLAGS.items():
-        parser.add_argument("--" + name.replace("_", "-"), type=int, default=None, help=help_text)
-    parser.add_argument("--indexer", default=None, help=f"one of {', '.join(INDEXERS)}")
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=None,
+                            help=f"{help_text}; default {getattr(runs, name)}, as the app's runs")
+    parser.add_argument("--indexer", default=None,
+                        help=f"one of {', '.join(INDEXERS)}; default {runs.indexer}, as the app's runs")
 
 
-def attention_config(args: argparse.Namespace, mode: str, base: AttentionConfig = AttentionConfig()) -> AttentionConfig:
+def attention_config(args: argparse.Namespace, mode: str, base: AttentionConfig | None = None) -> AttentionConfig:
+    """The flags given, over `base` (default: the runs' attention, run_settings.attention)."""
     given = {name: getattr(args, name) for name in (*_ATTENTION_FLAGS, "indexer") if getattr(args, name) is not None}
-    return base.replace(mode=mode, **given)
+    return (base or run_settings.attention({})).replace(mode=mode, **given)
 
 
 def cmd_flops(args: argparse.Namespace) -> int:
     from engine import ledger
 
     shape = _ledger_shape(args)
-    base = ledger.PRESET_ATTENTION.get(shape.name, AttentionConfig())
+    base = ledger.PRESET_ATTENTION.get(shape.name)
     if args.context < 1 or args.context > 1 << 30:
         raise EngineError(f"context must be between 1 and {1 << 30} tokens, got {args.context}")
     shared = attention_config(args, "index_share", base)
@@ -155,7 +160,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         **{k: v for k, v in run_settings.check_values({"retrieval_chunks": args.retrieval_chunks,
                                                        "retrieval_tokens": args.retrieval_tokens}).items()
            if k.startswith("retrieval_")},
-        attention=attention_config(args, "index_share", run_settings.attention({})),
+        attention=attention_config(args, "index_share"),
         anchors=args.anchors,
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
@@ -278,9 +283,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="tokens of chunks a retrieval question gets when --retrieval-chunks is 0",
     )
     cmp.add_argument("--model", help=MODEL_HELP)
-    cmp.add_argument("--price-per-hour", type=float, default=2.0, help="dollars per device-hour")
-    cmp.add_argument("--api-input-price", type=float, default=0.15, help="dollars per million input tokens")
-    cmp.add_argument("--api-output-price", type=float, default=0.60, help="dollars per million output tokens")
+    prices = run_settings.CLI_PRICES
+    cmp.add_argument("--price-per-hour", type=float, default=prices["per_device_hour"], help="dollars per device-hour")
+    cmp.add_argument("--api-input-price", type=float, default=prices["api_input_per_mtok"],
+                     help="dollars per million input tokens")
+    cmp.add_argument("--api-output-price", type=float, default=prices["api_output_per_mtok"],
+                     help="dollars per million output tokens")
     cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
     cmp.add_argument("--anchors", choices=run_settings.ANCHORS, default=run_settings.DEFAULTS["anchors"],
                      help="where Index Share's groups start: at anchor layers calibrated on the documents "

@@ -184,7 +184,7 @@ class Workload:
     chunk_overlap: int = run_settings.DEFAULTS["chunk_overlap"]
     attention: AttentionConfig = field(default_factory=lambda: run_settings.attention({}))
     anchors: str = run_settings.DEFAULTS["anchors"]  # where Index Share's groups start (run_settings.ANCHORS)
-    prices: Prices = field(default_factory=lambda: Prices(2.0, 0.15, 0.60))
+    prices: Prices = field(default_factory=lambda: Prices(**run_settings.CLI_PRICES))
     gate_points: float = run_settings.DEFAULTS["gate_points"]
     retrieval_chunks: int = run_settings.DEFAULTS["retrieval_chunks"]  # 0: as many as fit retrieval_tokens
     retrieval_tokens: int = run_settings.DEFAULTS["retrieval_tokens"]
@@ -269,7 +269,8 @@ def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[P
     for probe in probes:
         longest_map = max(len(_chunk_prompt(lm, c, probe.question)) for c in chunks)
         # Each chunk answer adds at most ANSWER_TOKENS, plus a few for its "- " line.
-        longest_reduce = len(_reduce_prompt(lm, probe.question, [])) + len(chunks) * (ANSWER_TOKENS + 4)
+        longest_reduce = (len(_reduce_prompt(lm, probe.question, []))
+                          + len(chunks) * (ANSWER_TOKENS + call_plan.ANSWER_LINE_TOKENS))
         need = max(longest_map, longest_reduce) + ANSWER_TOKENS
         if need > lm.max_positions:
             raise EngineError(

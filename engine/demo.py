@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engine import ledger
+from engine import ledger, run_settings
 from engine.attention import AttentionConfig
 from engine.generate import encode_prompt, generate
 from engine.model.catalogue import SMOLLM2
@@ -21,9 +21,11 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 NEEDLE = "The secret code of the archive room is 4817."
 ANSWER = "4817"
 QUESTION = "Question: What is the secret code of the archive room? Answer with the number."
-# 704 tokens attended per query block: sink 64 + window 256 + 2 globals 128 + top-k 256. The question selects at the
-# same top-k (answer_topk no larger), so every query, the answer's too, reads a fifth of the demo's 3.5K tokens.
-DEMO_BUDGET = dict(window=256, topk=256, global_blocks=2, answer_topk=256)
+# The runs' budget, 704 tokens attended per query block: sink 64 + window 256 + 2 globals 128 + top-k 256. The
+# question selects at the same top-k (answer_topk no larger), so every query, the answer's too, reads a fifth of the
+# demo's 3.5K tokens.
+DEMO_BUDGET = {**{name: run_settings.DEFAULTS[name] for name in ("window", "topk", "global_blocks")},
+               "answer_topk": run_settings.DEFAULTS["topk"]}
 
 
 def needle_prompt(lm: LoadedModel, haystack_tokens: int = 3500) -> list[int]:

@@ -34,7 +34,7 @@ one is a near-miss (a chunk that shares the question's words but not its answer)
 from __future__ import annotations
 
 from engine.attention.config import LIMITS as ATTENTION_LIMITS
-from engine.attention.config import AttentionConfig
+from engine.attention.config import INDEXERS, AttentionConfig
 from engine.errors import EngineError
 
 FULL_MODES = {
@@ -74,7 +74,8 @@ DEFAULTS = {
     # Chunks a retrieval question gets: retrieval_chunks when above 0, else as many as fit retrieval_tokens.
     "retrieval_chunks": 0, "retrieval_tokens": 1536,
 }
-INDEXERS = ("pooled_mass", "mass", "exact", "pooled")
+# The prices `engine compare` runs at when none are given: the app prices a run from the organisation's price book.
+CLI_PRICES = {"per_device_hour": 2.0, "api_input_per_mtok": 0.15, "api_output_per_mtok": 0.60}
 # Pages, the PDF and forms show these; the identifiers stay in the API, the JSON and the CLI.
 INDEXER_NAMES = {"pooled_mass": "pooled attention mass", "mass": "attention mass", "exact": "exact scores",
                  "pooled": "pooled scores"}

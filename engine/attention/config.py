@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.errors import EngineError
 
 MODES = ("dense", "sliding_window", "naive_sparse", "index_share")
-INDEXERS = ("pooled", "exact", "mass", "pooled_mass")
+INDEXERS = ("pooled_mass", "mass", "exact", "pooled")  # the runs' default first: forms and errors list them so
 
 # Largest block and budget we accept: far beyond any context the engine can hold,
 # small enough to catch a typo such as a stray extra zero or a negative number.
