@@ -21,7 +21,7 @@ from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Work
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)
-from workloads.reporting import periods
+from workloads.models import periods
 
 
 def _one_line(value: str) -> None:

@@ -1,12 +1,19 @@
-"""Keep each workload's beat entry in step with its schedule and its organisation's time zone."""
+"""Keep each workload's beat entry in step with its schedule and its organisation's time zone, and record a run's
+changes once it is priced: the receivers join layers that must not import one another."""
 
 from django.apps import apps as global_apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
-from workloads.models import Organisation, Workload
-from workloads.reporting import scheduling
+from workloads.comparisons.pricing import run_priced
+from workloads.models import ComparisonRun, Organisation, Workload
+from workloads.reporting import changes, scheduling
+
+
+@receiver(run_priced, sender=ComparisonRun, dispatch_uid="run_priced_records_changes")
+def run_priced_records_changes(sender, run: ComparisonRun, **kwargs) -> None:
+    changes.record_changes(run)
 
 
 @receiver(post_save, sender=Workload, dispatch_uid="workload_schedule_sync")

@@ -14,11 +14,15 @@ import datetime as dt
 import re
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.urls import reverse
 
 from engine.run_settings import CACHED_MODES
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, RunPricing, StrategyResult, Workload
-from workloads.reporting.changes import record_changes
+
+# Sent with a run once its pricing is saved, inside the pricing's transaction. The reporting layer records the run's
+# changes on it (workloads.signals): pricing, lower in the layers, never imports the reporting.
+run_priced = Signal()
 
 
 class PricingError(ValueError):
@@ -122,7 +126,8 @@ def _prefix_tokens(run: ComparisonRun, strategy: str) -> int:
 def price_run(run: ComparisonRun, by=None) -> RunPricing:
     """Price every result of a finished run with the entries in force on the run's date, as a new pricing kept
     beside the run's earlier ones (the first is its original; `by` is who asked for a re-pricing). The run's dollar
-    columns become this pricing's; then what changed since the previous period's run is recorded."""
+    columns become this pricing's; then `run_priced` is sent, in the same transaction, for what changed since the
+    previous period's run to be recorded (workloads.signals)."""
     workload = run.workload
     on = run.day
     with transaction.atomic():
@@ -153,5 +158,5 @@ def price_run(run: ComparisonRun, by=None) -> RunPricing:
             dollars={r.strategy: {"device_dollars": r.device_dollars, "api_dollars": r.api_dollars} for r in results})
         run.priced_at = kept.created_at
         run.save(update_fields=["gpu_price", "api_price", "pricing_error", "priced_at"])
-        record_changes(run)
+        run_priced.send(sender=ComparisonRun, run=run)
     return kept

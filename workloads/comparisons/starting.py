@@ -16,7 +16,7 @@ from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.recovery import clear_partial_run
-from workloads.reporting import periods
+from workloads.models import periods
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
 SETTINGS = tuple(run_settings.DEFAULTS)

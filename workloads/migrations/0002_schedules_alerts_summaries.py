@@ -6,7 +6,7 @@ import workloads.models.organisations
 from django.conf import settings
 from django.db import migrations, models
 
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 
 
 def fill_periods(apps, schema_editor):

@@ -1,4 +1,4 @@
-"""The app's tables, one module per part of the domain."""
+"""The app's tables, one module per part of the domain, and the periods a run belongs to (periods)."""
 
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.group_sweeps import GroupSweep

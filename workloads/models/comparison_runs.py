@@ -8,7 +8,7 @@ from django.utils import timezone
 from engine import run_settings
 from engine.attention.config import AttentionConfig
 from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 
 from workloads.models.jobs import Job, status_field
 from workloads.models.price_book import ApiPrice, GpuPrice

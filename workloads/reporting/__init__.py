@@ -1,3 +1,3 @@
-"""What a run tells its readers: its period (periods) and the changes since the previous one (changes), the
-schedule that fires runs (scheduling), the pages' charts (page_charts, chart_notes), CSV and JSON files
+"""What a run tells its readers: the changes since the previous period's run (changes, judged against how far
+reruns move a cost: rerun_spread), the schedule that fires runs (scheduling), the pages' charts (page_charts, chart_notes), CSV and JSON files
 (data_exports), and the manager's PDF summary (summary)."""

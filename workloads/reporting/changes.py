@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from engine import run_settings
 from workloads.models import Alert, ComparisonRun, StrategyResult
-from workloads.reporting import periods
+from workloads.models import periods
 from workloads.templatetags.units import dollars, percent
 
 # Changes are stored rounded so that a rise of exactly the threshold (10% from $0.001 to $0.0011) is not

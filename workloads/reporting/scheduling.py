@@ -21,7 +21,7 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from workloads.comparisons import starting
 from workloads.models import ComparisonRun, ScheduleEvent, Workload
 from workloads.models.comparison_runs import STANDING_STATUSES
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 
 TASK = "workloads.scheduled_comparison"
 QUEUE = "default"

@@ -10,7 +10,7 @@ from tests.workloads.conftest import MODEL, PASSWORD
 from workloads.comparisons import pricing
 from workloads.comparisons.results import store_report
 from workloads.models import ComparisonRun
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 
 VERSIONS = {"engine": "abc123", "python": "3.11.9", "torch": "2.13.0", "transformers": "5.24.0", "cuda": "none",
             "triton": "none"}

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.workloads.pages.conftest import html, make_run
 from workloads.models import ComparisonRun, Probe, ScheduleEvent, Workload
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from engine.run_settings import DEFAULT_STRATEGIES
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ApiPrice, ComparisonRun, Probe, ScheduleEvent, Workload
 from workloads.reporting import scheduling
-from workloads.reporting.periods import period_of
+from workloads.models.periods import period_of
 from workloads.tasks import scheduled_comparison
 
 SAVED = {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 128, "chunk_overlap": 16, "window": 512}

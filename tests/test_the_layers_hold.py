@@ -1,0 +1,41 @@
+"""The layers hold, counting imports made inside functions (issue 37): the engine knows nothing of the web app, what
+serves a request never imports torch, and the web app's layers import downwards only. import-linter checks the
+contracts in pyproject.toml; a copy of the code with two deliberate breaks shows that the check can fail. The
+fresh-process torch tests stay: they check what a running process loads, which imports alone cannot."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(where: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT), "--no-cache"], cwd=where, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(where), "PATH": "/usr/bin:/bin"})
+
+
+def test_every_contract_is_kept():
+    result = _lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 3 kept, 0 broken." in result.stdout
+
+
+def test_a_break_of_a_layer_or_of_the_torch_rule_fails_the_check(tmp_path):
+    for package in ("engine", "workloads", "costplanner"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    # run_settings is read by every page; the change tables are reporting, below the views.
+    with (tmp_path / "engine" / "run_settings.py").open("a") as f:
+        f.write("\n\ndef _late():\n    import torch  # noqa\n")
+    with (tmp_path / "workloads" / "reporting" / "changes.py").open("a") as f:
+        f.write("\n\nfrom workloads.views import dashboard  # noqa\n")
+
+    result = _lint(tmp_path)
+
+    assert result.returncode != 0
+    assert "Contracts: 1 kept, 2 broken." in result.stdout
+    assert "engine.run_settings -> torch" in result.stdout
+    assert "workloads.reporting.changes -> workloads.views.dashboard" in result.stdout
