@@ -223,7 +223,7 @@ def cmd_probes(args: argparse.Namespace) -> int:
 
 def cmd_provision(args: argparse.Namespace) -> int:
     from engine.model.catalogue import default_key, lookup
-    from engine.model.timing import provision_and_time
+    from engine.model.speed_measurement import provision_and_time
 
     for key in args.model or [default_key()]:
         print(provision_and_time(lookup(key)))

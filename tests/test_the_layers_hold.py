@@ -1,11 +1,13 @@
 """The layers hold, counting imports made inside functions (issue 37): the engine knows nothing of the web app, what
 serves a request never imports torch, and the web app's layers import downwards only. import-linter checks the
 contracts in pyproject.toml; a copy of the code with two deliberate breaks shows that the check can fail. The
-fresh-process torch tests stay: they check what a running process loads, which imports alone cannot."""
+fresh-process torch tests stay: they check what a running process loads, which imports alone cannot. And no two
+modules share a name, so that a path names one thing."""
 
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,3 +41,15 @@ def test_a_break_of_a_layer_or_of_the_torch_rule_fails_the_check(tmp_path):
     assert "Contracts: 1 kept, 2 broken." in result.stdout
     assert "engine.run_settings -> torch" in result.stdout
     assert "workloads.reporting.changes -> workloads.views.dashboard" in result.stdout
+
+
+# Names Python and Django give a module in every package that has one.
+CONVENTIONAL = {"__init__.py", "__main__.py", "urls.py"}
+
+
+def test_no_two_modules_share_a_name():
+    # errors.py, upload_jobs.py, group_sweeps.py and settings.py each existed twice.
+    names = Counter(path.name for package in ("engine", "workloads", "costplanner")
+                    for path in (ROOT / package).rglob("*.py")
+                    if "migrations" not in path.parts and path.name not in CONVENTIONAL)
+    assert [name for name, count in names.items() if count > 1] == []

@@ -39,7 +39,7 @@ from engine.attention.config import INDEXERS, AttentionConfig
 from engine.bench.flops import fill_dense_from_ledger, ledger_check, useful_sparse_flops
 from engine.bench.lengths import bench_length
 from engine.bench.report import new_report, save
-from engine.bench.settings import DEFAULT_SHAPES, DTYPES, SHAPES, Settings, settings_from_args
+from engine.bench.bench_options import DEFAULT_SHAPES, DTYPES, SHAPES, Settings, settings_from_args
 from engine.bench.table import markdown, progress_line
 from engine.bench.targets import targets
 

@@ -9,7 +9,7 @@ import torch
 from engine import ledger
 from engine.attention.config import AttentionConfig
 from engine.attention.layout import QueryLayout
-from engine.bench.settings import Shape
+from engine.bench.bench_options import Shape
 
 
 def dense_flops(shape: Shape, tokens: int) -> int:

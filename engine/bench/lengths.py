@@ -19,7 +19,7 @@ from engine.attention.backends import AttentionBackend
 from engine.attention.layout import QueryLayout
 from engine.attention.selection import block_index
 from engine.bench.flops import dense_flops, ledger_flops, useful_sparse_flops, with_rate
-from engine.bench.settings import Settings, Shape
+from engine.bench.bench_options import Settings, Shape
 from engine.bench.timing import release, time_call
 
 log = logging.getLogger(__package__)  # "engine.bench", the name its warnings carry

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import torch
 
 from engine.attention.backends import AttentionBackend
-from engine.bench.settings import MARK_END, MARK_START, Settings
+from engine.bench.bench_options import MARK_END, MARK_START, Settings
 from engine.bench.table import markdown
 from engine.bench.timing import LONG_CALL_MS
 from engine.jsonfile import write_json_atomic, write_text_atomic

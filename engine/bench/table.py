@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bench.lengths import NAMES
-from engine.bench.settings import K, M, Shape
+from engine.bench.bench_options import K, M, Shape
 from engine.bench.targets import TARGET_LEDGER_TOLERANCE, TARGETS
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.bench.settings import K
+from engine.bench.bench_options import K
 
 TARGET_SPEEDUP_AT = 128 * K
 TARGET_SPEEDUP = 10.0

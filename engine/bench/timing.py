@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import torch
 
-from engine.bench.settings import Reps
+from engine.bench.bench_options import Reps
 
 LONG_CALL_MS = 10.0
 MAX_SAMPLES = 50

@@ -1,6 +1,6 @@
 """A provisioned model's measured speed on this device, as stored beside its weights for the pages to show.
 
-engine/model/timing.py measures and writes it; the web reads it here, without torch. A model provisioned without
+engine/model/speed_measurement.py measures and writes it; the web reads it here, without torch. A model provisioned without
 `python -m engine provision` (the loader's first use) simply has no figure.
 """
 

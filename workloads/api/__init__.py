@@ -2,7 +2,7 @@
 
 from ninja import NinjaAPI
 
-from workloads.api import errors
+from workloads.api import error_responses
 from workloads.api.auth import TokenAuth
 from workloads.api.export_endpoints import router as exports_router
 from workloads.api.price_endpoints import router as prices_router
@@ -28,7 +28,7 @@ unknown token, 403 for a user without an organisation or whose role does not all
 
 api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openapi_url="/openapi.json",
                auth=TokenAuth())
-errors.install(api)
+error_responses.install(api)
 api.add_router("", workloads_router)
 api.add_router("", runs_router)
 api.add_router("", summaries_router)

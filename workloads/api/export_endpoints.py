@@ -4,7 +4,7 @@ pages give)."""
 from django.shortcuts import get_object_or_404
 from ninja import Router
 
-from workloads.api.errors import ERRORS
+from workloads.api.error_responses import ERRORS
 from workloads.api.run_endpoints import export_runs, run_of
 from workloads.api.workload_endpoints import workload_of
 from workloads.reporting import data_exports

@@ -4,7 +4,7 @@ from django.db import IntegrityError, transaction
 from ninja import Router, Status
 from ninja.errors import HttpError
 
-from workloads.api.errors import ERRORS
+from workloads.api.error_responses import ERRORS
 from workloads.api.schemas import ApiPriceIn, ApiPriceOut, GpuPriceIn, GpuPriceOut
 from workloads.comparisons import pricing
 from workloads.models import ApiPrice, GpuPrice, Role

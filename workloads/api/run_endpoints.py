@@ -6,7 +6,7 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from workloads import deletion
-from workloads.api.errors import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing, run_columns

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
-from workloads.api.errors import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS
 from workloads.api.run_endpoints import run_of
 from workloads.models import Role
 from workloads.reporting.summary import pdf_exports

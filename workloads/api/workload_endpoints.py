@@ -10,12 +10,12 @@ from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
 from workloads import deletion, probe_import
-from workloads.api.errors import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
 from workloads.comparisons import pricing
-from workloads.documents import upload_jobs
+from workloads.documents import upload_retries
 from workloads.documents.intake import ProbeFilesNotConfirmed, accept_upload
 from workloads.models import ComparisonRun, Document, Probe, Role, Upload, Workload
 from workloads.organisations.access import organisation_of, workload_for
@@ -134,7 +134,7 @@ def get_upload(request, upload_id: int):
              summary="Cancel a queued or running upload's extraction; it keeps nothing (409 once it has finished)")
 def cancel_upload(request, upload_id: int):
     upload = _upload_of(request, upload_id, Role.MEMBER)
-    if not upload_jobs.cancel_upload(upload):
+    if not upload_retries.cancel_upload(upload):
         raise HttpError(409, f"upload {upload.pk} has already finished: it is {upload.status}")
     return _upload_out(_upload_of(request, upload_id))
 
@@ -143,7 +143,7 @@ def cancel_upload(request, upload_id: int):
              summary="Extract a failed or cancelled upload again from its stored files (409 otherwise)")
 def retry_upload(request, upload_id: int):
     upload = _upload_of(request, upload_id, Role.MEMBER)
-    if not upload_jobs.retry_upload(upload):
+    if not upload_retries.retry_upload(upload):
         raise HttpError(409, f"upload {upload.pk} is {upload.status}: only a failed or cancelled one is retried")
     return _upload_out(_upload_of(request, upload_id))
 

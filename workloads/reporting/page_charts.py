@@ -23,7 +23,7 @@ from django.utils.html import json_script
 from engine.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
-from workloads.comparisons import group_sweeps
+from workloads.comparisons import sweep_starting
 from workloads.reporting import chart_cache, chart_notes
 
 # One colour per strategy on every chart, so a reader can follow a strategy from chart to chart (distinct hues for
@@ -350,7 +350,7 @@ def group_sweep(sweep, against: str) -> Chart:
         return _chart(name, title, None, "The sweep has not finished, so there is nothing to chart yet.")
     fig = _figure("ledger FLOPs for the probes" if against == "flops" else "device seconds for the probes",
                   "probes answered correctly (%)")
-    for point in group_sweeps.arms(report):
+    for point in sweep_starting.arms(report):
         accuracy = point["quality"]["accuracy"] * 100
         low, high = (bound * 100 for bound in point["quality"]["ci95"])
         chosen = point["recommended"]

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads.comparisons import group_sweeps
+from workloads.comparisons import sweep_starting
 from workloads.models import GroupSweep, Role
 from workloads.organisations import access
 from workloads.reporting import page_charts
@@ -21,7 +21,7 @@ from workloads.views.methods import read_only
 def sweep_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
     try:
-        sweep = group_sweeps.start_sweep(workload, request.user)
+        sweep = sweep_starting.start_sweep(workload, request.user)
     except ValidationError as exc:
         messages.error(request, f"No sweep started: {exc.messages[0]}.")
         return redirect("workload_detail", pk=workload.pk)
@@ -35,7 +35,7 @@ def sweep_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sweep = get_object_or_404(GroupSweep.objects.select_related("workload"), pk=pk,
                               workload__organisation=access.organisation_of(request.user))
     return render(request, "workloads/sweep_detail.html", {
-        "sweep": sweep, "workload": sweep.workload, "sentence": group_sweeps.recommendation(sweep),
-        "points": group_sweeps.arms(sweep.report),
+        "sweep": sweep, "workload": sweep.workload, "sentence": sweep_starting.recommendation(sweep),
+        "points": sweep_starting.arms(sweep.report),
         "charts": [page_charts.group_sweep(sweep, "flops"), page_charts.group_sweep(sweep, "seconds")],
     })

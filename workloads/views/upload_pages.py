@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads.documents import upload_jobs
+from workloads.documents import upload_retries
 from workloads.comparisons.outgrown import outgrown_warning
 from workloads.documents.intake import ProbeFilesNotConfirmed, accept_upload
 from workloads.models import Role, Upload
@@ -91,7 +91,7 @@ def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
 @require_POST
 def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk, Role.MEMBER)
-    if upload_jobs.cancel_upload(upload):
+    if upload_retries.cancel_upload(upload):
         messages.success(request, "Cancelled: nothing from this upload is kept.")
     else:
         messages.info(request, "This upload had already finished, so there was nothing to cancel.")
@@ -102,7 +102,7 @@ def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk, Role.MEMBER)
-    if upload_jobs.retry_upload(upload):
+    if upload_retries.retry_upload(upload):
         messages.success(request, "Extracting the text again.")
     else:
         messages.info(request, "Only a failed or cancelled upload can be retried.")

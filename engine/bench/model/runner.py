@@ -19,7 +19,7 @@ from engine.bench.model.component_timer import TimedAttention
 from engine.bench.model.logits_check import logits_check
 from engine.bench.model.presets import ATTENTION, DEFAULT_CHUNK, DEFAULT_LENGTHS, model_config
 from engine.device_profile import write_profile
-from engine.bench.settings import parse_length
+from engine.bench.bench_options import parse_length
 from engine.errors import EngineError
 from engine.generate import forward
 from engine.jsonfile import write_json_atomic

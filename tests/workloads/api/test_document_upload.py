@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
-from workloads.api.errors import NO_FILES
+from workloads.api.error_responses import NO_FILES
 from workloads.documents.upload_storage import read_file
 from workloads.models import Upload, UploadFile, UploadItem
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.workloads.conftest import MODEL
 from workloads.api import api
-from workloads.api.errors import NO_FILES
+from workloads.api.error_responses import NO_FILES
 from workloads.models import GpuPrice, Probe, Upload, UploadFile, Workload
 
 

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from workloads.comparisons.group_sweeps import start_sweep
+from workloads.comparisons.sweep_starting import start_sweep
 from workloads.models import GroupSweep
 
 

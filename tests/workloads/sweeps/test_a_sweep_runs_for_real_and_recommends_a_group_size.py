@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html
-from workloads.comparisons.group_sweeps import start_sweep
+from workloads.comparisons.sweep_starting import start_sweep
 from workloads.models import Document, GroupSweep, Probe
 from workloads.tasks import run_group_sweep
 
