@@ -19,15 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
+from busy import busy_processes  # noqa: E402
 from engine.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` and the worker do
@@ -46,19 +45,6 @@ STRATEGIES = ["chunked", "full_index_share", "full_dense"]
 # The README's small budget: 704 tokens per query block, so that the sparse modes really choose.
 ATTENTION = AttentionConfig(window=256, topk=256, global_blocks=2, indexer="exact")
 TARGET = 0.25
-# A busy loop that ends by itself even if this script is killed before it can stop it.
-BUSY_LOOP = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end: pass"
-
-
-@contextmanager
-def busy_processes(count: int, longest_seconds: float):
-    procs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP, str(longest_seconds)]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for p in procs:
-            p.kill()
-            p.wait()
 
 
 def run(lm, work: cmp.Workload) -> tuple[dict, float]:

@@ -100,6 +100,9 @@ class ComparisonRun(Job):
     # What changed since the previous period's run, per strategy (see workloads.reporting.changes), once priced.
     previous_run = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     changes = models.JSONField(default=dict, blank=True)
+    # Per strategy, how far reruns move its cost (workloads.reporting.rerun_spread), recorded with the changes: a
+    # change counts only beyond it.
+    rerun_spread = models.JSONField(default=dict, blank=True)
     # When its prices or its changes were last recorded: a PDF summary begun before then is out of date.
     compared_at = models.DateTimeField(null=True, blank=True)
 

@@ -13,8 +13,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine import run_settings
-from workloads.models import Alert, ComparisonRun, StrategyResult
-from workloads.models import periods
+from workloads.models import Alert, ComparisonRun, StrategyResult, periods
+from workloads.reporting import rerun_spread
 from workloads.templatetags.units import dollars, percent
 
 # Changes are stored rounded so that a rise of exactly the threshold (10% from $0.001 to $0.0011) is not
@@ -40,15 +40,20 @@ def accuracy_points(previous: float | None, current: float | None) -> float | No
     return round((current - previous) * 100, _DECIMALS)
 
 
-def dollar_change(previous: float | None, current: float | None) -> dict:
+def dollar_change(previous: float | None, current: float | None, spread: dict | None) -> dict:
     delta = None if previous is None or current is None else current - previous
-    return {"previous": previous, "current": current, "delta": delta, "percent": percent_change(previous, current)}
+    percent = percent_change(previous, current)
+    return {"previous": previous, "current": current, "delta": delta, "percent": percent,
+            "beyond_spread": rerun_spread.beyond(percent, spread)}
 
 
-def strategy_change(before: StrategyResult, now: StrategyResult) -> dict:
+def strategy_change(before: StrategyResult, now: StrategyResult, spread: dict | None) -> dict:
+    """One strategy's changes; a cost change is "beyond_spread" when it exceeds how far reruns move the cost (None:
+    no spread applies, rerun_spread.between)."""
     return {
-        "cost": dollar_change(before.device_dollars, now.device_dollars),
-        "unit_cost": dollar_change(before.unit_device_dollars, now.unit_device_dollars),
+        "cost": dollar_change(before.device_dollars, now.device_dollars, spread),
+        "unit_cost": dollar_change(before.unit_device_dollars, now.unit_device_dollars, spread),
+        "spread": spread,
         "accuracy": {"previous": before.accuracy, "current": now.accuracy,
                      "delta_points": accuracy_points(before.accuracy, now.accuracy)},
         "gated": {"previous": before.gated, "current": now.gated},
@@ -71,7 +76,7 @@ def previous_period_run(run: ComparisonRun) -> ComparisonRun | None:
 def compare(run: ComparisonRun, previous: ComparisonRun) -> dict:
     """The `changes` JSON of `run` against `previous`: the strategies that ran (not refused) in both."""
     before = {r.strategy: r for r in previous.results.select_related("run") if not r.refused}
-    strategies = {r.strategy: strategy_change(before[r.strategy], r)
+    strategies = {r.strategy: strategy_change(before[r.strategy], r, rerun_spread.between(run, previous, r.strategy))
                   for r in run.results.select_related("run") if not r.refused and r.strategy in before}
     return {"previous_run": previous.pk, "previous_period": previous.period, "unit": run.workload.unit,
             "strategies": strategies}
@@ -92,6 +97,8 @@ def _cost_up(run: ComparisonRun, previous: ComparisonRun, strategy: str, change:
     if run.device and previous.device and run.device != previous.device:
         # The same device class at the same price, on another machine: on CPUs a model apart, dense took 2x as long.
         message += f", measured on another device ({previous.device} → {run.device})"
+    elif cost.get("beyond_spread"):
+        message += f", beyond the machine's own noise ({rerun_spread.words(change['spread'])})"
     return message + "."
 
 
@@ -124,7 +131,10 @@ def alerts(run: ComparisonRun, previous: ComparisonRun, changes: dict) -> list[A
         cost_percent, points = change["cost"]["percent"], change["accuracy"]["delta_points"]
         # A device priced at $0 last period (owned hardware, say) and at a price now: a rise past any threshold.
         from_nothing = change["cost"]["previous"] == 0 and (change["cost"]["current"] or 0) > 0
-        cost_up = from_nothing or (cost_percent is not None and cost_percent > workload.alert_cost_percent)
+        # A rise counts past the workload's threshold and past what reruns move the cost: within that, it is the
+        # machine's load, not the workload, that changed.
+        cost_up = from_nothing or (cost_percent is not None and cost_percent > workload.alert_cost_percent
+                                   and change["cost"].get("beyond_spread") is not False)
         gated = change["gated"]
         checks = (
             (Alert.Kind.COST_UP, cost_up, _cost_up),
@@ -142,9 +152,10 @@ def alerts(run: ComparisonRun, previous: ComparisonRun, changes: dict) -> list[A
 def _record(run: ComparisonRun) -> None:
     previous = previous_period_run(run)
     run.previous_run = previous
+    run.rerun_spread = rerun_spread.spreads(run)
     run.changes = compare(run, previous) if previous else {}
     run.compared_at = timezone.now()
-    run.save(update_fields=["previous_run", "changes", "compared_at"])
+    run.save(update_fields=["previous_run", "rerun_spread", "changes", "compared_at"])
     run.alerts.all().delete()
     if previous:
         Alert.objects.bulk_create(alerts(run, previous, run.changes))

@@ -4,7 +4,7 @@ from django import template
 
 from workloads.models import ComparisonRun
 from workloads.reporting.changes import strategy_name
-from workloads.templatetags.units import dollars
+from workloads.templatetags.units import dollars, signed
 
 register = template.Library()
 
@@ -15,6 +15,18 @@ def signed_dollars(value: float | None) -> str:
     if value is None:
         return "—"
     return f"+{dollars(value)}" if value > 0 else dollars(value)
+
+
+@register.filter
+def cost_change(change: dict | None) -> str:
+    """A cost's change in percent, "+12.0%"; "+3.1%, within noise" when reruns of the same work move the cost as
+    much (workloads.reporting.rerun_spread); "from $0" when it cost nothing before; "—" when there is nothing to
+    compare. Changes recorded before runs kept their spread carry no verdict, and get no marker."""
+    if not change or change.get("current") is None:
+        return "—"
+    if change.get("percent") is None:
+        return "from $0" if change.get("previous") == 0 else "—"
+    return f"{signed(change['percent'])}%" + (", within noise" if change.get("beyond_spread") is False else "")
 
 
 @register.inclusion_tag("workloads/includes/run_changes.html", takes_context=True)

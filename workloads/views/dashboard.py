@@ -16,8 +16,8 @@ from engine.decision import Decision
 from workloads.documents import document_sets
 from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
 from workloads.organisations import access
-from workloads.reporting import scheduling
-from workloads.reporting.changes import accuracy_points, percent_change
+from workloads.reporting import rerun_spread, scheduling
+from workloads.reporting.changes import accuracy_points, dollar_change
 from workloads.reporting.summary.recommendation import recommendation
 from workloads.views.methods import read_only
 
@@ -29,6 +29,7 @@ class StrategyChange:
     strategy: str
     now: StrategyResult | None
     before: StrategyResult | None
+    spread: dict | None  # how far reruns move this strategy's cost, as the latest run recorded it
 
     @property
     def accuracy_points(self) -> float | None:
@@ -37,10 +38,11 @@ class StrategyChange:
         return accuracy_points(self.before.accuracy, self.now.accuracy)
 
     @property
-    def cost_percent(self) -> float | None:
+    def cost(self) -> dict | None:
+        """The change in device cost, with whether it is beyond what reruns move it (changes.dollar_change)."""
         if self.now is None or self.before is None:
             return None
-        return percent_change(self.before.device_dollars, self.now.device_dollars)
+        return dollar_change(self.before.device_dollars, self.now.device_dollars, self.spread)
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,8 @@ def _summary(workload: Workload, latest: ComparisonRun | None, finished: list[Co
         return Summary(workload, latest, None, None, [], [], refirable)
     now = {r.strategy: r for r in compared.results.all()}
     before = {r.strategy: r for r in previous.results.all()} if previous else {}
-    changes = [StrategyChange(s, now.get(s), before.get(s)) for s in dict.fromkeys([*now, *before])]
+    changes = [StrategyChange(s, now.get(s), before.get(s), previous and rerun_spread.between(compared, previous, s))
+               for s in dict.fromkeys([*now, *before])]
     context = _context_changes(compared, previous) if previous else []
     email = emails.get(compared.pk)
     failed = email if email and email.status in (SummaryEmail.Status.FAILED, SummaryEmail.Status.PARTIAL) else None

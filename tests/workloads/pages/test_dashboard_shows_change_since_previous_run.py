@@ -30,7 +30,7 @@ def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload,
     assert ('<th scope="row">Whole documents (Index Share)</th> <td>$0.00075</td> <td>$0.000188</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
             "<td>-25.0%</td> <td>+100.0 points</td>") in page
     assert ('<th scope="row">Whole documents (dense)</th> <td>$0.002</td> <td>$0.0005</td> <td>100% <small>(20.7%–100%) of 1</small></td> '
-            "<td>+0.0%</td> <td>+0.0 points</td>") in page
+            "<td>+0.0%, within noise</td> <td>+0.0 points</td>") in page
     assert "refused: longer than the model" in page
     # The latest comparison's recommendation, in the words its run page uses.
     assert f'<p class="sentence">{escape(recommendation(now).sentence)}</p>' in page

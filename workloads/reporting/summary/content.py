@@ -17,6 +17,7 @@ from workloads.comparisons.planning import project
 from workloads.documents import document_sets
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.comparison_runs import STRATEGIES
+from workloads.reporting import rerun_spread
 from workloads.reporting.changes import strategy_name
 from workloads.reporting.page_charts import COLOURS
 from workloads.reporting.summary import pdf_charts
@@ -42,9 +43,7 @@ class StrategyRow:
     change: dict | None  # this strategy's entry in run.changes, when the previous period measured it too
 
     previous_cost = _changed("cost", "previous")
-    cost_percent = _changed("cost", "percent")
     previous_unit_cost = _changed("unit_cost", "previous")
-    unit_cost_percent = _changed("unit_cost", "percent")
     previous_accuracy = _changed("accuracy", "previous")
     accuracy_points = _changed("accuracy", "delta_points")
 
@@ -286,7 +285,10 @@ def _methods(run: ComparisonRun) -> list[Method]:
                "A run is compared with the latest succeeded run of the same workload in an earlier period "
                "(quarter or month), never with another run of its own period; alerts fire when a change passes "
                f"the workload's thresholds ({run.workload.alert_cost_percent:g}% cost, "
-               f"{run.workload.alert_accuracy_points:g} accuracy points)."),
+               f"{run.workload.alert_accuracy_points:g} accuracy points). A cost change counts only when it is "
+               "larger than reruns of the same work on the same device move that strategy's cost: the spread of "
+               "the workload's own last runs once it has three, and until then the product's measured figure "
+               f"({rerun_spread.MEASURED_PERCENT:g}%, the sample rerun under different loads)."),
         Method("Projection against context length",
                "The planning page's projection: ledger FLOPs per question at each context length, converted to "
                "device dollars with the device seconds per FLOP measured in this run and the GPU price in force on "

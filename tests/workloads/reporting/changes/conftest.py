@@ -10,9 +10,13 @@ Q4 = dt.datetime(2026, 11, 2, 9, tzinfo=dt.UTC)
 Q1 = dt.datetime(2027, 2, 1, 9, tzinfo=dt.UTC)
 
 
-def measured(probe, seconds: float, accuracy: float = 1.0, gated: bool = False) -> dict:
-    return strategy("dense", seconds=seconds, accuracy=accuracy, gated=gated,
-                    answers=[answer(probe, "90 days", accuracy >= 0.5)])
+def measured(probe, seconds: float, accuracy: float = 1.0, gated: bool = False, rate: float | None = None) -> dict:
+    """A strategy's report entry; `rate`, its median seconds per TFLOP, where the test needs one."""
+    entry = strategy("dense", seconds=seconds, accuracy=accuracy, gated=gated,
+                     answers=[answer(probe, "90 days", accuracy >= 0.5)])
+    if rate is not None:
+        entry["rate"] = {"median": rate, "min": rate, "max": rate}
+    return entry
 
 
 def run_at(workload, probe, when: dt.datetime, device: str = "cpu", units_of_work: float = 4,

@@ -6,6 +6,7 @@ import pytest
 
 from tests.workloads.pages.conftest import make_run, standard_report
 from workloads.models import ComparisonRun
+from workloads.reporting import rerun_spread
 
 from .conftest import Q1, Q3, Q4, run_at
 
@@ -13,12 +14,16 @@ from .conftest import Q1, Q3, Q4, run_at
 def _expected(before, now, before_units: float, now_units: float) -> dict:
     """The changes of one strategy, worked out from its two StrategyResult rows."""
     unit_before, unit_now = before.device_dollars / before_units, now.device_dollars / now_units
+    cost_percent = (now.device_dollars - before.device_dollars) / before.device_dollars * 100
+    unit_percent = (unit_now - unit_before) / unit_before * 100
+    noise = rerun_spread.MEASURED_PERCENT  # the runs' rows hold no rates: no spread of their own
     return {
         "cost": {"previous": before.device_dollars, "current": now.device_dollars,
-                 "delta": now.device_dollars - before.device_dollars,
-                 "percent": (now.device_dollars - before.device_dollars) / before.device_dollars * 100},
+                 "delta": now.device_dollars - before.device_dollars, "percent": cost_percent,
+                 "beyond_spread": abs(cost_percent) > noise},
         "unit_cost": {"previous": unit_before, "current": unit_now, "delta": unit_now - unit_before,
-                      "percent": (unit_now - unit_before) / unit_before * 100},
+                      "percent": unit_percent, "beyond_spread": abs(unit_percent) > noise},
+        "spread": {"percent": noise, "runs": 0},
         "accuracy": {"previous": before.accuracy, "current": now.accuracy,
                      "delta_points": (now.accuracy - before.accuracy) * 100},
         "gated": {"previous": before.gated, "current": now.gated},

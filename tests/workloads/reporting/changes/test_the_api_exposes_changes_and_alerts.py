@@ -16,7 +16,7 @@ def test_the_run_carries_its_changes_and_alerts(client, alice, workload, probe, 
     assert body["changes"] == now.changes
     assert body["changes"]["previous_run"] == before.pk
     assert body["changes"]["strategies"]["chunked"]["cost"] == {"previous": 0.001, "current": 0.002, "delta": 0.001,
-                                                                "percent": 100.0}
+                                                                "percent": 100.0, "beyond_spread": True}
     assert body["alerts"] == [{"kind": "cost_up", "strategy": "chunked", "message": now.alerts.get().message}]
 
 

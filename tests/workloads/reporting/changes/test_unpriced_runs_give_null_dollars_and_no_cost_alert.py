@@ -13,8 +13,10 @@ def test_an_unpriced_run_has_null_dollar_deltas_and_no_cost_alert(workload, prob
 
     assert now.pricing_error
     change = now.changes["strategies"]["chunked"]
-    assert change["cost"] == {"previous": 0.001, "current": None, "delta": None, "percent": None}
-    assert change["unit_cost"] == {"previous": 0.00025, "current": None, "delta": None, "percent": None}
+    assert change["cost"] == {"previous": 0.001, "current": None, "delta": None, "percent": None,
+                            "beyond_spread": None}
+    assert change["unit_cost"] == {"previous": 0.00025, "current": None, "delta": None, "percent": None,
+                            "beyond_spread": None}
     assert change["accuracy"]["delta_points"] == -50.0
     assert [a.kind for a in now.alerts.all()] == [Alert.Kind.ACCURACY_DOWN]
 
@@ -25,5 +27,6 @@ def test_an_unpriced_previous_run_gives_null_deltas_too(workload, probe, prices)
     now.refresh_from_db()
 
     assert now.changes["strategies"]["chunked"]["cost"] == {"previous": None, "current": 0.1, "delta": None,
-                                                             "percent": None}
+                                                             "percent": None,
+                            "beyond_spread": None}
     assert now.alerts.count() == 0
