@@ -5,12 +5,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from transformers import AutoTokenizer
 
 from engine.chunking import Chunk, split_document, split_documents
 from engine.documents import Document, read_documents
 from engine.errors import EngineError
-from engine.model.loader import provision_default_model
+from engine.model.loader import load_tokenizer
 
 WORKLOAD = Path(__file__).resolve().parents[2] / "samples" / "workload"
 
@@ -46,7 +45,7 @@ def main():
 
 @pytest.fixture(scope="module")
 def tokenizer():
-    return AutoTokenizer.from_pretrained(provision_default_model())
+    return load_tokenizer()
 
 
 def _count(tokenizer, text):

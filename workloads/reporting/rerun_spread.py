@@ -5,7 +5,8 @@ they do not: the sample's computed seconds came out 36% apart on two runs on the
 "what changed" and its cost alerts would report such noise as a change, so a cost change counts only when it
 exceeds the spread that reruns of the same work show.
 
-The spread is the workload's own once it has `OWN_RUNS` earlier finished runs on the same device and model: per
+The spread is the workload's own once it has `OWN_RUNS` earlier finished runs on the same device, model and library
+versions (so that nothing but the machine's load or host changed between them): per
 strategy, the largest ratio between two of those runs' median speeds (seconds per TFLOP of work, which depends on
 the machine but not on how many documents there are), less one. Before that, the product's measured figure
 stands in: `MEASURED_PERCENT`, the sample rerun in fresh processes under different loads.
@@ -34,7 +35,7 @@ def spreads(run: ComparisonRun) -> dict[str, dict]:
     product's measured figure)}."""
     earlier = (ComparisonRun.objects
                .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED, device=run.device,
-                       model=run.model, created_at__lt=run.created_at)
+                       model=run.model, versions=run.versions, created_at__lt=run.created_at)
                .exclude(pk=run.pk).order_by("-created_at", "-pk").values("pk")[:OWN_RUNS_READ])
     rates: dict[str, list[float]] = {}
     for strategy, rate in (StrategyResult.objects.filter(run__in=earlier, refused="", rate_median__gt=0)

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.workloads.pages.conftest import html
-from workloads.models import Alert
+from workloads.models import Alert, ComparisonRun
 from workloads.reporting import rerun_spread
 
 from .conftest import Q3, Q4, run_at
@@ -73,10 +73,12 @@ def test_two_earlier_runs_are_too_few_for_a_spread_of_its_own(workload, probe, p
     assert now.rerun_spread == {"chunked": {"percent": 30.0, "runs": 0}}
 
 
-def test_runs_on_another_device_or_model_do_not_count_towards_the_spread(workload, probe, prices, noise):
+def test_runs_on_another_device_or_other_libraries_do_not_count_towards_the_spread(workload, probe, prices, noise):
     for day in (3, 10):
         run_at(workload, probe, Q3.replace(day=day), device="cpu (2 threads, Intel Xeon)",
                chunked={"seconds": 36, "rate": 10.0 + day})
+    upgraded = run_at(workload, probe, Q3.replace(day=14), chunked={"seconds": 36, "rate": 20.0})
+    ComparisonRun.objects.filter(pk=upgraded.pk).update(versions={**upgraded.versions, "torch": "2.14.0"})
     run_at(workload, probe, Q3.replace(day=17), chunked={"seconds": 36, "rate": 10.0})
     now = run_at(workload, probe, Q4, chunked={"seconds": 36, "rate": 10.0})
     now.refresh_from_db()
