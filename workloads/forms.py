@@ -15,13 +15,11 @@ from django.utils.safestring import SafeString, mark_safe
 from engine import run_settings
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
-from workloads.comparisons import pricing, starting
-from workloads.comparisons import model_choices
-from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload
+from workloads.comparisons import model_choices, pricing, starting
+from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload, periods
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)
-from workloads.models import periods
 
 
 def _one_line(value: str) -> None:

@@ -13,10 +13,9 @@ from engine.model.metadata import read_metadata
 from workloads import dispatch
 from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
-from workloads.models import ComparisonRun, Workload
+from workloads.models import ComparisonRun, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.recovery import clear_partial_run
-from workloads.models import periods
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
 SETTINGS = tuple(run_settings.DEFAULTS)
