@@ -28,8 +28,8 @@ from engine.run_settings import STRATEGIES
 from workloads.comparisons import planning
 from workloads.comparisons.model_choices import choice as model_choice
 from workloads.comparisons.target_models import model_path
+from workloads.formatting import flops as flop_text
 from workloads.models import ComparisonRun, Document, Workload
-from workloads.templatetags.units import flops as flop_text
 
 # What the durations read of the latest succeeded run (Preflight.estimate, its settings for the ledger) and what its
 # measured rates are kept under (rates_of): Django built the SQL for all its other columns on every view.

@@ -33,8 +33,8 @@ from workloads.comparisons import pricing
 from workloads.comparisons.length_rates import LengthRates, length_rates
 from workloads.comparisons.measured_profile import MeasuredLines, measured_lines
 from workloads.comparisons.target_models import model_path
+from workloads.formatting import dollars
 from workloads.models import ComparisonRun, Workload, periods
-from workloads.templatetags.units import dollars
 
 LENGTHS = [32 * 1024 * 2**i for i in range(6)]  # 32K .. 1M
 # Whole documents in the two attention modes a manager picks between, each uncached and cached, against asking

@@ -7,8 +7,8 @@ the latest `effective_from` on or before that date.
 from django.db import models
 from django.utils.dateformat import format as format_date
 
+from workloads.formatting import dollars
 from workloads.models.organisations import Organisation
-from workloads.templatetags.units import dollars
 
 
 class PriceEntry(models.Model):

@@ -13,9 +13,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine import run_settings
+from workloads.formatting import dollars, percent
 from workloads.models import Alert, ComparisonRun, StrategyResult, periods
 from workloads.reporting import rerun_spread
-from workloads.templatetags.units import dollars, percent
 
 # Changes are stored rounded so that a rise of exactly the threshold (10% from $0.001 to $0.0011) is not
 # pushed past it by floating-point noise (10.000000000000009%).

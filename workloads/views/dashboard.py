@@ -18,7 +18,7 @@ from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail,
 from workloads.organisations import access
 from workloads.reporting import rerun_spread, scheduling
 from workloads.reporting.changes import accuracy_points, dollar_change
-from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.recommendation import recommendation
 from workloads.views.methods import read_only
 
 

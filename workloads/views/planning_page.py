@@ -7,12 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from engine.run_settings import name
-
 from workloads.comparisons.planning import project
 from workloads.models import ComparisonRun
 from workloads.organisations import access
 from workloads.reporting import page_charts
-from workloads.reporting.summary.recommendation import month, monthly, recommendation
+from workloads.reporting.recommendation import month, monthly, recommendation
 from workloads.views.methods import read_only
 
 

@@ -21,7 +21,7 @@ from workloads.forms import RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.organisations import access
 from workloads.reporting import data_exports, page_charts, scheduling
-from workloads.reporting.summary.recommendation import monthly, recommendation
+from workloads.reporting.recommendation import monthly, recommendation
 from workloads.views.methods import form_page, read_only
 from workloads.views.outcomes import form_response, posted
 

@@ -9,7 +9,7 @@ from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import VERSIONS, html, make_run, standard_report
 from workloads.documents.document_sets import snapshot
 from workloads.models import Document, GpuPrice, Workload
-from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.recommendation import recommendation
 
 
 def test_dashboard_shows_change_since_previous_run(alice_client, acme, workload, probe, prices, document):

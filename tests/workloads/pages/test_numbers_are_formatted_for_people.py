@@ -2,7 +2,7 @@
 
 import pytest
 
-from workloads.templatetags.units import count_of, dollars, flops, percent, seconds, signed
+from workloads.formatting import count_of, dollars, flops, percent, seconds, signed
 
 
 @pytest.mark.parametrize("value, text", [

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.reporting.summary.recommendation import monthly, recommendation
+from workloads.reporting.recommendation import monthly, recommendation
 
 
 def _figure(page: str, name: str) -> dict:

@@ -1,6 +1,6 @@
-"""The manager's PDF summary of a run: the decision in one sentence, then the figures behind it.
+"""The manager's PDF summary of a run: the decision in one sentence (workloads.reporting.recommendation, as every
+page states it), then the figures behind it.
 
-recommendation  the sentence: full context against chunking, in the workload's unit
 content         everything the PDF shows, gathered as plain data (the template runs no queries)
 pdf_charts      matplotlib charts as PNG data URIs
 render          HTML template to PDF bytes with WeasyPrint

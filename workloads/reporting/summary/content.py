@@ -15,14 +15,14 @@ from engine.decision import Decision
 from engine.run_settings import ANSWER_TOKENS
 from workloads.comparisons.planning import project
 from workloads.documents import document_sets
+from workloads.formatting import count_of, dollars
 from workloads.models import ComparisonRun, StrategyResult
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.reporting import rerun_spread
 from workloads.reporting.changes import strategy_name
 from workloads.reporting.page_charts import COLOURS
+from workloads.reporting.recommendation import inputs, monthly, recommendation
 from workloads.reporting.summary import pdf_charts
-from workloads.reporting.summary.recommendation import inputs, monthly, recommendation
-from workloads.templatetags.units import count_of, dollars
 
 
 class SummaryError(ValueError):

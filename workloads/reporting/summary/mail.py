@@ -21,8 +21,8 @@ from django.utils import timezone
 
 from workloads import dispatch
 from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
+from workloads.reporting.recommendation import decision, monthly
 from workloads.reporting.summary.pdf_exports import filename, in_flight
-from workloads.reporting.summary.recommendation import decision, monthly
 
 # A mail server down for a restart, or answering "try again later" (4xx), gets three more tries over half an hour.
 RETRY_DELAYS_S = (60, 300, 1800)

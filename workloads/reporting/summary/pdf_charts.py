@@ -17,10 +17,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from engine.run_settings import name as strategy_name
+from workloads.formatting import dollars
 from workloads.reporting import chart_notes
 from workloads.reporting.page_charts import COLOURS
-from workloads.reporting.summary.recommendation import inputs as decision_inputs
-from workloads.templatetags.units import dollars
+from workloads.reporting.recommendation import inputs as decision_inputs
 
 WIDTH_IN, HEIGHT_IN, DPI = 7.0, 2.7, 200
 PAGE_ONE_HEIGHT_IN = 2.0  # page one's chart shares the page with the table of every strategy

@@ -8,9 +8,9 @@ from django.core.exceptions import ValidationError
 from tests.workloads.live import wait_for
 from tests.workloads.reporting.summary.conftest import SMTP_BACKEND, attachments, done_summary, free_port
 from workloads.models import ComparisonRun, Summary, SummaryEmail
+from workloads.reporting.recommendation import decision, monthly
 from workloads.reporting.summary import mail
 from workloads.reporting.summary.pdf_exports import filename, request_summary
-from workloads.reporting.summary.recommendation import decision, monthly
 from workloads.tasks import email_summary
 
 RECIPIENTS = "cfo@acme.example\nops@acme.example"

@@ -2,7 +2,7 @@
 
 from tests.workloads.reporting.summary.conftest import make_run, pdf_text, standard_report
 from tests.workloads.reporting.summary.test_the_pdf_answers_the_managers_question import _chart_images
-from workloads.reporting.summary.recommendation import decision, recommendation
+from workloads.reporting.recommendation import decision, recommendation
 from workloads.reporting.summary.render import render_summary
 
 

@@ -12,7 +12,7 @@ import pypdfium2.raw as pdfium_c
 from engine import run_settings, stats
 from tests.workloads.pages.conftest import answer, make_run, report, strategy
 from tests.workloads.reporting.summary.conftest import DEVICE
-from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.recommendation import recommendation
 from workloads.reporting.summary.render import render_summary
 
 # What a manager must not meet on page one: the strategies' identifiers and the statistics' names.

@@ -4,7 +4,7 @@ with the gate, the noise and both views as labelled reasons."""
 from tests.workloads.pages.conftest import answer, report, strategy
 from tests.workloads.reporting.summary.conftest import DEVICE, make_run, standard_report
 from workloads.models import Workload
-from workloads.reporting.summary.recommendation import decision, monthly, recommendation
+from workloads.reporting.recommendation import decision, monthly, recommendation
 
 REFUSED = "longer than the model's 8192 positions"
 

@@ -7,7 +7,7 @@ from django.utils.html import escape
 from engine import run_settings
 from tests.workloads.pages.conftest import html
 from tests.workloads.reporting.summary.test_the_pdf_answers_the_managers_question import _page_text
-from workloads.reporting.summary.recommendation import recommendation
+from workloads.reporting.recommendation import recommendation
 from workloads.reporting.summary.render import render_summary
 
 

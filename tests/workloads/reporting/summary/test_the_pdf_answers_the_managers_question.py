@@ -10,8 +10,8 @@ from PIL import Image
 
 from tests.workloads.reporting.summary.conftest import DEVICE, pdf_text
 from workloads.models import ComparisonRun
+from workloads.reporting.recommendation import recommendation
 from workloads.reporting.summary import pdf_charts
-from workloads.reporting.summary.recommendation import recommendation
 from workloads.reporting.summary.render import render_summary
 
 METHOD_HEADINGS = ["How the numbers were measured", "The baseline: chunking", "Full context, dense",

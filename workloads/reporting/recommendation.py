@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from engine import run_settings, stats
 from engine.decision import Decision, Option, View, decide
+from workloads.formatting import count_of, dollars, seconds
 from workloads.models import ComparisonRun, StrategyResult
-from workloads.templatetags.units import count_of, dollars, seconds
 
 
 def recommendation(run: ComparisonRun) -> Decision:
