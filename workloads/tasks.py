@@ -159,7 +159,8 @@ def run_comparison(run_pk: int) -> None:
 
 
 def _compare(run: ComparisonRun) -> dict:
-    from engine.compare import Prices, Workload, compare
+    from engine.compare import Prices, compare
+    from engine.compare import Workload as EngineWorkload
     from engine.documents import Document as EngineDocument
     from engine.measure import device_name
     from engine.probes import Probe as EngineProbe
@@ -181,7 +182,7 @@ def _compare(run: ComparisonRun) -> dict:
     api = pricing.workload_api_price(workload, on)
     # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
-    work = Workload(
+    work = EngineWorkload(
         documents=[EngineDocument(d.name, d.text) for d in documents],
         probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
