@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from engine import run_settings
 from engine.errors import EngineError
@@ -118,8 +117,7 @@ def queue_position(run: ComparisonRun) -> int:
 
 def cancel_run(run: ComparisonRun) -> bool:
     """Cancel a queued or running run. A running one stops at its next progress report."""
-    return bool(ComparisonRun.objects.filter(pk=run.pk, status__in=UNFINISHED_STATUSES)
-                .update(status=ComparisonRun.Status.CANCELLED, finished_at=timezone.now()))
+    return ComparisonRun.cancel(run.pk, ComparisonRun.Status.CANCELLED)
 
 
 def retry_run(run: ComparisonRun) -> bool:
@@ -129,9 +127,7 @@ def retry_run(run: ComparisonRun) -> bool:
     """
     try:
         with transaction.atomic():
-            again = ComparisonRun.objects.filter(pk=run.pk, status=ComparisonRun.Status.FAILED).update(
-                status=ComparisonRun.Status.QUEUED, error="", started_at=None, finished_at=None, claimed_by="",
-                heartbeat_at=None, takeovers=0, resent_at=None, resends=0)
+            again = ComparisonRun.requeue(run.pk, (ComparisonRun.Status.FAILED,))
             if again:
                 clear_partial_run(run.pk)
                 dispatch.queue_comparison(run.pk)

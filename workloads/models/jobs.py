@@ -74,6 +74,21 @@ class Job(models.Model):
         return cls.finish(pk, FAILED, held_by, error=error)
 
     @classmethod
+    def cancel(cls, pk: int, status: str, **fields) -> bool:
+        """Queued or running -> `status` (its table's own "cancelled"), stamped, with `fields` set too; whether it
+        was still unfinished. A running job's worker notices at its next progress report."""
+        return bool(cls.objects.filter(pk=pk, status__in=UNFINISHED_STATUSES).update(
+            status=status, finished_at=timezone.now(), **fields))
+
+    @classmethod
+    def requeue(cls, pk: int, statuses: tuple[str, ...], **fields) -> bool:
+        """One of `statuses` (failed, perhaps cancelled) -> queued, as a new job: no error, no lease, no takeovers or
+        resends, with `fields` reset too; whether it was in one of them. The caller queues its task again."""
+        return bool(cls.objects.filter(pk=pk, status__in=statuses).update(
+            status=QUEUED, error="", started_at=None, finished_at=None, claimed_by="", heartbeat_at=None, takeovers=0,
+            resent_at=None, resends=0, **fields))
+
+    @classmethod
     def fail_lost(cls, started_before: dt.datetime, error: str) -> int:
         """Fail the jobs still running that a worker claimed before `started_before`; how many."""
         return cls.objects.filter(status=RUNNING, started_at__lt=started_before).update(
