@@ -6,6 +6,7 @@ comes back either at once (a pool child died: WorkerLostError) or only after the
 whole worker died), hours later. The lease lets the next delivery, or the sweep's re-sent message
 (workloads.recovery), tell a job whose worker is gone from one still at work: it takes the job over when the
 holder's heartbeat is stale, or at once when the holder was a process of this same machine that no longer exists.
+A task holds its job through `hold` and `Held.work`, which claim, log, beat and fail it the same way for every task.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import enum
+import logging
 import os
 import socket
 import threading
@@ -23,6 +25,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from workloads.models.jobs import FAILED, QUEUED, RUNNING, Job
+
+log = logging.getLogger(__name__)
 
 
 class Claim(enum.Enum):
@@ -99,3 +103,50 @@ def heartbeat(model: type[Job], pk: int):
     finally:
         stop.set()
         thread.join()
+
+
+class Held:
+    """A job this worker claimed, for one task's body: `work` beats for it and fails it on an error.
+
+    Every job task claimed, logged, beat and failed the same way, five times over; what differs per task (what the
+    body does, the refusals a user can act on, what it keeps afterwards) stays in the task.
+    """
+
+    def __init__(self, model: type[Job], pk: int, claim: Claim):
+        self.model, self.pk, self.claim, self.me = model, pk, claim, holder()
+        self.failed = False  # the body ended in a refusal, recorded as the job's error
+
+    @property
+    def taken_over(self) -> bool:
+        return self.claim is Claim.TAKEN_OVER
+
+    @contextlib.contextmanager
+    def work(self, refusals: tuple[type[Exception], ...] = (), internal: str = "internal error: ",
+             passing: tuple[type[Exception], ...] = ()):
+        """Beat while the body runs. A refusal fails the job with its own words and sets `failed`, for the task to
+        stop; a passing error (a mail server's "try later") goes on untouched; any other fails the job as
+        `internal` + the error, is logged, and goes on to Celery."""
+        try:
+            with heartbeat(self.model, self.pk):
+                yield self
+        except passing:
+            raise
+        except refusals as exc:
+            self.model.fail(self.pk, str(exc), self.me)
+            self.failed = True
+        except Exception as exc:
+            log.exception("%s %s failed", self.model._meta.verbose_name, self.pk)
+            self.model.fail(self.pk, f"{internal}{exc}", self.me)
+            raise
+
+
+def hold(model: type[Job], pk: int) -> Held | None:
+    """Claim the job for this worker, or take it over from a dead one; None, logged, when there is nothing to do
+    (finished, cancelled, failed after too many takeovers, or its worker is alive)."""
+    got, name = claim(model, pk), model._meta.verbose_name
+    if got not in (Claim.CLAIMED, Claim.TAKEN_OVER):
+        log.info("%s %s: %s, nothing to do (finished, cancelled, or its worker is alive)", name, pk, got.value)
+        return None
+    if got is Claim.TAKEN_OVER:
+        log.warning("%s %s: its worker was gone, taken over from the start", name, pk)
+    return Held(model, pk, got)

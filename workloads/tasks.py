@@ -1,9 +1,9 @@
 """Celery tasks: the only place the web app calls the engine.
 
 Tasks take primary keys, claim their row with a conditional UPDATE and hold it with a lease and a heartbeat
-(workloads.leases: a redelivered task does nothing twice, and a delivery of one whose worker died takes it
-over), call the service that does the work, and record
-the outcome in our own tables. Services queue them by name (workloads.dispatch) and
+(workloads.leases.hold and Held.work: a redelivered task does nothing twice, a delivery of one whose worker died
+takes it over, and an error fails the row the same way in every task), call the service that does the work, and
+record the outcome in our own tables. Services queue them by name (workloads.dispatch) and
 never import this module. The model is loaded lazily inside the worker process, never
 at import: CUDA must not be touched before the worker forks.
 """
@@ -63,28 +63,19 @@ def _model(name: str):
 @shared_task(name="workloads.extract_upload")
 def extract_upload(upload_pk: int) -> None:
     """Extract an upload's files into Documents: all of them in one transaction, or none."""
-    claim = leases.claim(Upload, upload_pk)
-    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
-        log.info("upload %s: %s, nothing to do (finished, cancelled, or its worker is alive)", upload_pk, claim.value)
+    if (held := leases.hold(Upload, upload_pk)) is None:
         return
-    if claim is leases.Claim.TAKEN_OVER:  # nothing was kept: documents are kept with "done", in one transaction
-        log.warning("upload %s: its worker was gone, taken over", upload_pk)
+    if held.taken_over:  # nothing was kept: documents are kept with "done", in one transaction
         Upload.objects.filter(pk=upload_pk).update(files_done=0)
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
-    me = leases.holder()
-    try:
-        with leases.heartbeat(Upload, upload_pk):
-            documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
+    with held.work(internal="extraction failed: "):
+        documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
         with transaction.atomic():  # the documents kept and the upload's "done" are saved together, or neither
             # Locked first: a cancel or a takeover meanwhile keeps nothing.
             if Upload.objects.select_for_update().filter(pk=upload_pk, status=Upload.Status.RUNNING,
-                                                         claimed_by=me).exists():
+                                                         claimed_by=held.me).exists():
                 intake.keep(upload, documents, items)
-                Upload.finish(upload_pk, Upload.Status.DONE, held_by=me)
-    except Exception as exc:
-        log.exception("extraction of upload %s failed", upload_pk)
-        Upload.fail(upload_pk, f"extraction failed: {exc}", held_by=me)
-        raise
+                Upload.finish(upload_pk, Upload.Status.DONE, held_by=held.me)
 
 
 @shared_task(name="workloads.generate_probes")
@@ -120,31 +111,23 @@ def run_comparison(run_pk: int) -> None:
     """Run a queued comparison for real on this worker's device, and store what it measured."""
     from engine.errors import EngineError
 
-    claim = leases.claim(ComparisonRun, run_pk)
-    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
-        log.info("run %s: %s, nothing to do (finished, cancelled, or its worker is alive)", run_pk, claim.value)
+    if (held := leases.hold(ComparisonRun, run_pk)) is None:
         return
-    if claim is leases.Claim.TAKEN_OVER:
-        log.warning("run %s: its worker was gone, taken over from the start", run_pk)
+    if held.taken_over:
         recovery.clear_partial_run(run_pk)
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
-    me = leases.holder()
-    try:
-        with leases.heartbeat(ComparisonRun, run_pk):
+    me = held.me
+    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused)):
+        try:
             report = _compare(run)
-    except RunCancelled:
-        log.info("run %s was cancelled while running", run_pk)
+        except RunCancelled:
+            log.info("run %s was cancelled while running", run_pk)
+            return
+        except SoftTimeLimitExceeded:
+            ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
+            return
+    if held.failed:
         return
-    except SoftTimeLimitExceeded:
-        ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
-        return
-    except (EngineError, pricing.PricingError, queued_inputs.Refused) as exc:
-        ComparisonRun.fail(run_pk, str(exc), me)
-        return
-    except Exception as exc:
-        log.exception("run %s failed", run_pk)
-        ComparisonRun.fail(run_pk, f"internal error: {exc}", me)
-        raise
     with transaction.atomic():
         if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING,
                                                                 claimed_by=me).exists():
@@ -212,34 +195,26 @@ def run_group_sweep(sweep_pk: int) -> None:
     from engine.measure import device_name
     from engine.probes import Probe as EngineProbe
 
-    claim = leases.claim(GroupSweep, sweep_pk)
-    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
-        log.info("group-size sweep %s: %s, nothing to do", sweep_pk, claim.value)
+    if (held := leases.hold(GroupSweep, sweep_pk)) is None:
         return
     # A sweep keeps nothing until it is done, so one taken over from a dead worker simply starts again.
     job = GroupSweep.objects.select_related("workload").get(pk=sweep_pk)
-    me = leases.holder()
+    me = held.me
     kept = job.settings
 
     def progress(done: int, planned: int, _message: str) -> None:
         GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING, claimed_by=me).update(
             progress_done=done, progress_total=planned)
 
-    try:
-        with leases.heartbeat(GroupSweep, sweep_pk):
-            lm = _model(job.model)
-            GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
-            report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
-                           [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
-                            for p in job.workload.probes.all()],
-                           run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
-    except EngineError as exc:
-        GroupSweep.fail(sweep_pk, str(exc), me)
+    with held.work(refusals=(EngineError,)):
+        lm = _model(job.model)
+        GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
+        report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
+                       [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
+                        for p in job.workload.probes.all()],
+                       run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+    if held.failed:
         return
-    except Exception as exc:
-        log.exception("group-size sweep %s failed", sweep_pk)
-        GroupSweep.fail(sweep_pk, f"internal error: {exc}", me)
-        raise
     GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, me, report=report, progress_done=F("progress_total"))
 
 
@@ -287,24 +262,16 @@ def export_summary(summary_pk: int) -> None:
     from workloads.reporting.summary.content import SummaryError
     from workloads.reporting.summary.render import render_summary
 
-    claim = leases.claim(Summary, summary_pk)
-    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
-        log.info("summary %s: %s, nothing to do (done, or its worker is alive)", summary_pk, claim.value)
+    if (held := leases.hold(Summary, summary_pk)) is None:
         return
     # A summary keeps nothing until its PDF is stored, so one taken over from a dead worker simply starts again.
-    me = leases.holder()
+    me = held.me
     summary = Summary.objects.select_related("run").get(pk=summary_pk)
-    try:
-        with leases.heartbeat(Summary, summary_pk):
-            digest = mail.digest(summary.run)  # what a mail of this PDF will say it says
-            pdf, pages = render_summary(summary.run)
-    except SummaryError as exc:
-        Summary.fail(summary_pk, str(exc), me)
+    with held.work(refusals=(SummaryError,)):
+        digest = mail.digest(summary.run)  # what a mail of this PDF will say it says
+        pdf, pages = render_summary(summary.run)
+    if held.failed:
         return
-    except Exception as exc:
-        log.exception("summary %s failed", summary_pk)
-        Summary.fail(summary_pk, f"internal error: {exc}", me)
-        raise
     with transaction.atomic():  # the PDF and the mailing it owes are recorded together, or neither
         if not Summary.finish(summary_pk, Summary.Status.DONE, me, pdf=pdf, pages=pages, digest=digest):
             return  # taken over meanwhile, or failed by the sweep: that outcome stands
@@ -317,19 +284,13 @@ def export_summary(summary_pk: int) -> None:
 def email_summary(self, email_pk: int) -> None:
     """Send a summary's PDF to the addresses its SummaryEmail row holds, and record how that went; a mail server
     that says to try later is tried again later (workloads.reporting.summary.mail.deliver)."""
-    claim = leases.claim(SummaryEmail, email_pk)
-    if claim not in (leases.Claim.CLAIMED, leases.Claim.TAKEN_OVER):
-        log.info("summary e-mail %s: %s, nothing to send (sent, or its worker is alive)", email_pk, claim.value)
+    if (held := leases.hold(SummaryEmail, email_pk)) is None:
         return
     # Taken over from a dead worker, it goes to the addresses not yet recorded as reached: one the dead worker
     # reached without recording it gets the mail twice, which beats one that never gets it.
     email = SummaryEmail.objects.select_related("summary__run__workload").get(pk=email_pk)
     try:
-        with leases.heartbeat(SummaryEmail, email_pk):
+        with held.work(passing=(mail.TryAgain,)):
             mail.deliver(email, attempt=self.request.retries)
     except mail.TryAgain as again:
         raise self.retry(countdown=again.delay, exc=again.cause)
-    except Exception as exc:
-        log.exception("summary e-mail %s failed", email_pk)
-        SummaryEmail.fail(email_pk, f"internal error: {exc}")
-        raise
