@@ -174,10 +174,11 @@ def _try_again(email: SummaryEmail, attempt: int, reason: str, exc: Exception | 
     if attempt >= len(RETRY_DELAYS_S):
         return
     delay = RETRY_DELAYS_S[attempt]
-    # Queued again, so that the retry can claim it like the first delivery did.
-    SummaryEmail.objects.filter(pk=email.pk).update(status=SummaryEmail.Status.QUEUED,
-                                                    error=f"trying again in {delay} s: {reason}")
-    raise TryAgain(delay, exc)
+    # Queued again, so that the retry can claim it like the first delivery did; only while this worker still holds
+    # it: a mailing failed by the sweep of lost jobs, or taken over, keeps what that said (_end then changes nothing).
+    if SummaryEmail.objects.filter(pk=email.pk, status=SummaryEmail.Status.RUNNING, claimed_by=email.claimed_by).update(
+            status=SummaryEmail.Status.QUEUED, error=f"trying again in {delay} s: {reason}"):
+        raise TryAgain(delay, exc)
 
 
 def _end(email: SummaryEmail, reason: str) -> None:
@@ -185,4 +186,5 @@ def _end(email: SummaryEmail, reason: str) -> None:
     status = (SummaryEmail.Status.SENT if not email.missed
               else SummaryEmail.Status.PARTIAL if email.delivered else SummaryEmail.Status.FAILED)
     for_good = "the mail server refused " + "; ".join(email.refused.splitlines()) if email.refused else ""
-    SummaryEmail.finish(email.pk, status, error="; ".join(part for part in (for_good, reason) if part))
+    SummaryEmail.finish(email.pk, status, held_by=email.claimed_by,
+                        error="; ".join(part for part in (for_good, reason) if part))
