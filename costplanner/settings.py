@@ -240,9 +240,10 @@ if not 0 <= WORKER_NICENESS <= 19:
     raise ImproperlyConfigured(f"WORKER_NICENESS must be 0 to 19, not {WORKER_NICENESS}")
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Besides each workload's own entry (workloads/reporting/scheduling.py), beat installs this one in its database.
-# Runs and uploads hold a lease while they work (workloads/leases.py, docs/configuration.md): the worker beats every
-# JOB_HEARTBEAT_S; a running job silent for JOB_STALE_AFTER_S lost its worker, and a delivery of it, or the sweep
-# (workloads/recovery.py, from beat and from each worker), hands it to a live worker, at most JOB_MAX_TAKEOVERS times.
+# Runs and uploads hold a lease while they work (workloads/workers/leases.py, docs/configuration.md): the worker
+# beats every JOB_HEARTBEAT_S; a running job silent for JOB_STALE_AFTER_S lost its worker, and a delivery of it, or
+# the sweep (workloads/workers/recovery.py, from beat and from each worker), hands it to a live worker, at most
+# JOB_MAX_TAKEOVERS times.
 JOB_HEARTBEAT_S = env.int("JOB_HEARTBEAT_S", default=10)
 JOB_STALE_AFTER_S = env.int("JOB_STALE_AFTER_S", default=45)
 JOB_MAX_TAKEOVERS = env.int("JOB_MAX_TAKEOVERS", default=3)

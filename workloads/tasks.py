@@ -1,9 +1,9 @@
 """Celery tasks: the only place the web app calls the engine.
 
 Tasks take primary keys, claim their row with a conditional UPDATE and hold it with a lease and a heartbeat
-(workloads.leases.hold and Held.work: a redelivered task does nothing twice, a delivery of one whose worker died
+(workloads.workers.leases.hold and Held.work: a redelivered task does nothing twice, a delivery of one whose worker died
 takes it over, and an error fails the row the same way in every task), call the service that does the work, and
-record the outcome in our own tables. Services queue them by name (workloads.dispatch) and
+record the outcome in our own tables. Services queue them by name (workloads.workers.dispatch) and
 never import this module. The model is loaded lazily inside the worker process, never
 at import: CUDA must not be touched before the worker forks.
 """
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from engine import run_settings  # torch-free, as the next
 from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
-from workloads import leases, recovery, rules
+from workloads import rules
 from workloads.comparisons import pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
@@ -31,6 +31,7 @@ from workloads.models import ComparisonRun, Document, GroupSweep, Probe, Summary
 from workloads.reporting import scheduling
 from workloads.reporting.summary import mail
 from workloads.reporting.summary.pdf_exports import request_summary
+from workloads.workers import leases, recovery
 
 log = logging.getLogger(__name__)
 _models: dict = {}  # per worker process: model name -> engine LoadedModel
@@ -240,7 +241,8 @@ def fail_lost_jobs() -> int:
 @shared_task(name="workloads.recover_jobs")
 def recover_jobs() -> dict[str, int]:
     """Send again the runs and uploads whose worker is gone, and the queued ones whose message the broker lost
-    (workloads.recovery); beat sends this every JOB_STALE_AFTER_S, and so does every worker (workloads.signals)."""
+    (workloads.workers.recovery); beat sends this every JOB_STALE_AFTER_S, and so does every worker
+    (workloads.workers.worker_watch)."""
     return recovery.recover()
 
 

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
-from workloads import leases
-from workloads.leases import Claim
 from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
+from workloads.workers import leases
+from workloads.workers.leases import Claim
 
 OUTCOMES = {ComparisonRun: "succeeded", Upload: "done", Summary: "done", SummaryEmail: "sent"}
 

@@ -1,6 +1,6 @@
 """Starting a comparison, from its page or the API, loads no torch, transformers or triton into the web process: the
-run is only queued (workloads.dispatch sends the task by name), and the checks before it read the model's metadata
-without the model. Run in a fresh Python process, as a gunicorn worker's first start would be."""
+run is only queued (workloads.workers.dispatch sends the task by name), and the checks before it read the model's
+metadata without the model. Run in a fresh Python process, as a gunicorn worker's first start would be."""
 
 import json
 import os

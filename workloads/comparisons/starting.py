@@ -9,12 +9,12 @@ from django.db.models import Q
 from engine import run_settings
 from engine.errors import EngineError
 from engine.model.metadata import read_metadata
-from workloads import dispatch
 from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
-from workloads.recovery import clear_partial_run
+from workloads.workers import dispatch
+from workloads.workers.recovery import clear_partial_run
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
 SETTINGS = tuple(run_settings.DEFAULTS)

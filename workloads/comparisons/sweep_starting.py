@@ -7,10 +7,10 @@ from django.db import transaction
 
 from engine import run_settings
 from engine.errors import EngineError
-from workloads import dispatch
 from workloads.comparisons import fit
 from workloads.models import GroupSweep, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.workers import dispatch
 
 # The sweep varies the group size; the other attention settings and the gate are the workload's.
 KEPT = ("window", "topk", "global_blocks", "indexer", "gate_points")

@@ -9,7 +9,6 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from workloads import dispatch
 from workloads.documents import upload_storage
 from workloads.documents.extraction import Limits, iter_file
 from workloads.documents.extraction.datatypes import human_size
@@ -17,6 +16,7 @@ from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.documents.probe_files import looks_like_probes
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
+from workloads.workers import dispatch
 
 
 def validate_files(files: Sequence) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from workloads import dispatch
 from workloads.models import Upload
+from workloads.workers import dispatch
 
 RETRYABLE = (Upload.Status.FAILED, Upload.Status.CANCELLED)
 

@@ -41,12 +41,13 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The lease a job's worker holds while at work on it (workloads.leases): which worker process holds it, "host:pid",
-    # and when it last said it was alive. A running job whose beat went stale lost its worker and may be taken over.
+    # The lease a job's worker holds while at work on it (workloads.workers.leases): which worker process holds it,
+    # "host:pid", and when it last said it was alive. A running job whose beat went stale lost its worker and may be
+    # taken over.
     claimed_by = models.CharField(max_length=200, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     takeovers = models.PositiveSmallIntegerField(default=0)  # how many times a worker took it over from a dead one
-    # When its task message was last sent again by the sweep (workloads.recovery), and how many times.
+    # When its task message was last sent again by the sweep (workloads.workers.recovery), and how many times.
     resent_at = models.DateTimeField(null=True, blank=True)
     resends = models.PositiveSmallIntegerField(default=0)
 

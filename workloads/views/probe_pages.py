@@ -8,12 +8,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from workloads import dispatch, probe_import
+from workloads import probe_import
 from workloads.forms import ProbeForm, ProbeGenerationForm, ProbeImportForm
 from workloads.models import Probe, Role, Workload
 from workloads.organisations import access
 from workloads.views.methods import form_page
 from workloads.views.outcomes import form_response, posted
+from workloads.workers import dispatch
 
 
 def _probe_for(user, pk: int, probe_pk: int) -> tuple[Workload, Probe]:

@@ -2,10 +2,10 @@
 
 import pytest
 
-from workloads import leases
 from workloads.comparisons.starting import cancel_run
 from workloads.models import ComparisonRun
 from workloads.tasks import RunCancelled, _progress, run_comparison
+from workloads.workers import leases
 
 
 def _run(workload, status):

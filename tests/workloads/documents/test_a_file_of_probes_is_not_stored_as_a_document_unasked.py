@@ -20,7 +20,7 @@ def test_probe_files_are_told_apart_from_documents():
 
 
 def test_the_page_asks_before_storing_probes_as_a_document(alice_client, workload, monkeypatch):
-    monkeypatch.setattr("workloads.dispatch.queue_extraction", lambda pk: None)
+    monkeypatch.setattr("workloads.workers.dispatch.queue_extraction", lambda pk: None)
     url = reverse("upload_create", args=[workload.pk])
 
     response = alice_client.post(url, {"files": [SimpleUploadedFile("probes.jsonl", PROBES)]})

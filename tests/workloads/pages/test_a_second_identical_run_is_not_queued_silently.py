@@ -11,7 +11,8 @@ from workloads.models import ComparisonRun
 
 def test_the_form_warns_of_a_waiting_twin_with_its_place_in_the_queue(alice_client, alice, workload, document,
                                                                        probe, prices, monkeypatch):
-    monkeypatch.setattr("workloads.dispatch.queue_comparison", lambda pk: None)  # no worker takes it in this test
+    # No worker takes it in this test.
+    monkeypatch.setattr("workloads.workers.dispatch.queue_comparison", lambda pk: None)
     ahead = make_run(workload, status=ComparisonRun.Status.QUEUED)  # chunked and Index Share
     first = starting.start_run(workload, alice)  # the defaults
 

@@ -11,9 +11,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
-from workloads import leases
-from workloads.leases import Claim
 from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
+from workloads.workers import leases
+from workloads.workers.leases import Claim
 
 
 def _dead_pid() -> int:
@@ -73,8 +73,8 @@ def test_a_job_taken_over_too_often_fails_with_the_reason(workload):
 def test_the_sweep_sends_a_stale_job_again_once(workload, django_capture_on_commit_callbacks):
     import redis
 
-    from workloads import broker_messages
-    from workloads.recovery import recover
+    from workloads.workers import broker_messages
+    from workloads.workers.recovery import recover
 
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     upload = _running(workload, "upload", "another-host:1", settings.JOB_STALE_AFTER_S + 1)
@@ -89,8 +89,8 @@ def test_the_sweep_sends_a_stale_job_again_once(workload, django_capture_on_comm
 def test_the_sweep_sends_a_stale_summary_or_mail_again(workload, django_capture_on_commit_callbacks, kind, task):
     import redis
 
-    from workloads import broker_messages
-    from workloads.recovery import recover
+    from workloads.workers import broker_messages
+    from workloads.workers.recovery import recover
 
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     job = _running(workload, kind, "another-host:1", settings.JOB_STALE_AFTER_S + 1)

@@ -10,9 +10,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from tests.workloads.pages.conftest import make_run
-from workloads import broker_messages
 from workloads.models import ComparisonRun, Upload
-from workloads.recovery import recover
+from workloads.workers import broker_messages
+from workloads.workers.recovery import recover
 
 
 @pytest.fixture

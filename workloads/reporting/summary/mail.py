@@ -19,10 +19,10 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from workloads import dispatch
 from workloads.models import ComparisonRun, Organisation, Summary, SummaryEmail
 from workloads.reporting.recommendation import decision, monthly
 from workloads.reporting.summary.pdf_exports import filename, in_flight
+from workloads.workers import dispatch
 
 # A mail server down for a restart, or answering "try again later" (4xx), gets three more tries over half an hour.
 RETRY_DELAYS_S = (60, 300, 1800)

@@ -15,9 +15,9 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from workloads import dispatch
 from workloads.models import ComparisonRun, Summary
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.workers import dispatch
 
 
 def request_summary(run: ComparisonRun, user) -> Summary:

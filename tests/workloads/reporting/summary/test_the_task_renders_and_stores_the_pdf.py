@@ -11,11 +11,11 @@ from django.utils import timezone
 
 from tests.workloads.live import wait_for
 from tests.workloads.reporting.summary.conftest import make_run, pdf_text
-from workloads import leases
 from workloads.models import ComparisonRun, Summary
 from workloads.reporting.recommendation import decision
 from workloads.reporting.summary.pdf_exports import request_summary
 from workloads.tasks import export_summary
+from workloads.workers import leases
 
 
 def _finished(summary: Summary) -> Summary | None:

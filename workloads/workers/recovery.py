@@ -1,7 +1,7 @@
 """Getting jobs (runs, uploads, sweeps, PDF summaries and their mails) whose worker or message was lost going again.
 
 Two losses leave a job with nothing on the way to it:
-- its worker died mid-job: the heartbeat goes stale (workloads.leases), and the message comes back only after the
+- its worker died mid-job: the heartbeat goes stale (leases), and the message comes back only after the
   broker's visibility timeout, hours later, when the whole worker died;
 - the broker lost its message (a Redis restart without persistence): the row stays queued.
 The sweep sends such a job's message again; the delivery claims it (leases.claim), taking it over from the dead
@@ -17,9 +17,9 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from workloads import broker_messages, dispatch
 from workloads.models import Alert, ComparisonRun, GroupSweep, StrategyResult, Summary, SummaryEmail, Upload
 from workloads.models.jobs import FAILED, QUEUED, RUNNING
+from workloads.workers import broker_messages, dispatch
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ it and a heartbeat.
 A worker killed mid-job (SIGKILL, the OOM killer, a lost machine) never reports back, and with acks_late its message
 comes back either at once (a pool child died: WorkerLostError) or only after the broker's visibility timeout (the
 whole worker died), hours later. The lease lets the next delivery, or the sweep's re-sent message
-(workloads.recovery), tell a job whose worker is gone from one still at work: it takes the job over when the
+(workloads.workers.recovery), tell a job whose worker is gone from one still at work: it takes the job over when the
 holder's heartbeat is stale, or at once when the holder was a process of this same machine that no longer exists.
 A task holds its job through `hold` and `Held.work`, which claim, log, beat and fail it the same way for every task.
 """

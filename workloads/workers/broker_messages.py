@@ -1,8 +1,8 @@
 """Which task messages the broker still holds, waiting in a queue or delivered and not yet acknowledged.
 
 A Redis restarted without persistence forgets every message: the rows they were for stay "queued" with nothing on
-the way to them. The sweep (workloads.recovery) asks here before sending such a row's message again, so that a job
-merely waiting behind a long one is not sent twice.
+the way to them. The sweep (recovery) asks here before sending such a row's message again, so that a job merely
+waiting behind a long one is not sent twice.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every worker asks for the sweep of lost jobs (workloads.recovery) when it starts and every JOB_STALE_AFTER_S
+"""Every worker asks for the sweep of lost jobs (workloads.workers.recovery) when it starts and every JOB_STALE_AFTER_S
 after, so that jobs whose worker died are taken over where beat is not running too (the embedded default, a
 deployment with workers only). Several workers asking is harmless: the sweep sends a lost job's message once."""
 
