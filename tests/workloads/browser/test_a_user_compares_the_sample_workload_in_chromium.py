@@ -8,6 +8,7 @@ import time
 
 import pypdfium2
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.select import Select
@@ -42,7 +43,10 @@ def _fill(driver, field_id: str, value) -> None:
 
 
 def _submit(form) -> None:
+    """Submit and wait for the next page: reading the old page while it unloads fails in Chromium with "Node with
+    given id does not belong to the document", a WebDriverException that selenium's waits do not retry."""
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(form.parent, 30, ignored_exceptions=(WebDriverException,)).until(seen.staleness_of(form))
 
 
 def _open(driver, summary: str):
