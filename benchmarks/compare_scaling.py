@@ -20,12 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script:
 
 import torch  # noqa: E402
 
-from engine import compare as cmp  # noqa: E402
-from engine.documents import Document, read_documents  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
-from engine.measure import device_name  # noqa: E402
+from engine.strategies import compare as cmp  # noqa: E402
+from engine.core.documents import Document, read_documents  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
+from engine.model.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import load_probes  # noqa: E402
+from engine.core.probes import load_probes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"

@@ -4,12 +4,12 @@ Usage: .venv/bin/python benchmarks/cpu_long_context.py [--lengths 4096 8192 1638
        [--decode-tokens 8] [--index-share-topk 1024 ...] [--json benchmarks/cpu_long_context.json]
        .venv/bin/python benchmarks/cpu_long_context.py --profile-from benchmarks/cpu_long_context.json
 
-Dense, naive sparse and Index Share at the runs' defaults (engine.run_settings: window 256, top-k 256, 2 strided
+Dense, naive sparse and Index Share at the runs' defaults (engine.core.run_settings: window 256, top-k 256, 2 strided
 global blocks, the pooled_mass indexer, groups of 4; uniform groups, as calibrated anchors change where the groups
 start, not how many there are); `--index-share-topk` adds Index Share at other top-k budgets, a budget policy's
 candidates. The text is samples/contracts, repeated to length. Every round runs every length
 and, within it, every variant in turn (interleaved), each a fresh prefill then `--decode-tokens` one-token forwards at
-the end of the context. Times are computed CPU seconds (process CPU time / torch's threads, engine.measure), which
+the end of the context. Times are computed CPU seconds (process CPU time / torch's threads, engine.model.measure), which
 the machine's load moves far less than the wall clock; each is reported as min, median and max over the rounds,
 with peak resident memory above the start, and each mode's median ratio to dense beside the ledger's FLOP ratio.
 
@@ -18,7 +18,7 @@ spent in the indexer and in selection (the ranges engine.attention.state names):
 only the shares are kept from it.
 
 The medians of the three modes at the runs' defaults also become the CPU's device profile
-(benchmarks/profiles/cpu.json, engine.device_profile), with each point's ledger FLOPs: the planning page projects a
+(benchmarks/profiles/cpu.json, engine.core.device_profile), with each point's ledger FLOPs: the planning page projects a
 CPU worker's cost at each length from it. `--profile-from` writes that profile from an earlier report alone.
 """
 
@@ -33,23 +33,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
-wait_passively()  # before torch loads (engine/openmp.py)
+wait_passively()  # before torch loads (engine/core/openmp.py)
 
 import torch  # noqa: E402
 import transformers  # noqa: E402
 
 from benchmarks.cpu_prefill import real_text_ids  # noqa: E402
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine import ledger, run_settings  # noqa: E402
+from engine.core import ledger, run_settings  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.device_profile import PROFILE_DIR, make_profile, point, save_profile  # noqa: E402
-from engine.generate import generate  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
-from engine.measure import device_name  # noqa: E402
-from engine.model.catalogue import MODELS, model_dir  # noqa: E402
-from engine.model.metadata import read_metadata  # noqa: E402
+from engine.core.device_profile import PROFILE_DIR, make_profile, point, save_profile  # noqa: E402
+from engine.model.generate import generate  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
+from engine.model.measure import device_name  # noqa: E402
+from engine.core.catalogue import MODELS, model_dir  # noqa: E402
+from engine.core.model_metadata import read_metadata  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -58,7 +58,7 @@ RANGES = ("costplanner.indexer", "costplanner.selection")
 
 
 def run_config(mode: str, topk: int | None = None) -> AttentionConfig:
-    """The runs' own attention settings (engine.run_settings), top-k overridden when given."""
+    """The runs' own attention settings (engine.core.run_settings), top-k overridden when given."""
     return run_settings.attention({"topk": topk}, mode)
 
 

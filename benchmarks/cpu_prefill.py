@@ -23,11 +23,11 @@ import torch  # noqa: E402
 import transformers  # noqa: E402
 
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine import ledger  # noqa: E402
+from engine.core import ledger  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.generate import generate  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
-from engine.measure import device_name  # noqa: E402
+from engine.model.generate import generate  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
+from engine.model.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

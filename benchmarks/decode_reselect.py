@@ -3,10 +3,10 @@
 Usage: .venv/bin/python benchmarks/decode_reselect.py [--lengths 2048,4096] [--intervals 1,8,0] [--new-tokens 24]
 
 Index Share on the default model (pooled_mass indexer, a quarter of the context, the needle grid's base settings)
-answers the needle grid's prompts (engine.needle: one fact planted at 10-90% depth of the samples' text) with each
-decode re-selection interval, the intervals interleaved prompt by prompt. The answer is not started for the model
-here (the grid starts it, so only a few tokens are decoded): the model decodes up to --new-tokens tokens, all under
-the interval's policy; dense attention answers the same prompts, for reference. Per interval: facts found, the
+answers the needle grid's prompts (engine.evaluation.needle: one fact planted at 10-90% depth of the samples' text)
+with each decode re-selection interval, the intervals interleaved prompt by prompt. The answer is not started for the
+model here (the grid starts it, so only a few tokens are decoded): the model decodes up to --new-tokens tokens, all
+under the interval's policy; dense attention answers the same prompts, for reference. Per interval: facts found, the
 answers identical to re-selecting every token, the indexer passes, decode seconds (on a CPU the computed seconds),
 and the ledger's indexer FLOPs per decoded token at 8K, 128K and 1M tokens of context (the cost the interval saves
 where contexts are long).
@@ -26,12 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
-from engine import ledger, needle  # noqa: E402
-from engine.generate import generate  # noqa: E402
+from engine.core import ledger  # noqa: E402
+from engine.evaluation import needle  # noqa: E402
+from engine.model.generate import generate  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 
 OUT = Path(__file__).with_name("decode_reselect.json")

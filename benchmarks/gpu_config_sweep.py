@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.jsonfile import write_json_atomic  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
 
 TOLERANCE = {"float32": 1e-3, "bfloat16": 1e-2}
 
@@ -138,7 +138,7 @@ def _launchable(tiling: Tiling, case: Case, dtype) -> bool:
 def _error(case: Case, layout, dtype, device, generator, kernel: str) -> float:
     import torch
 
-    from engine.attention.config import AttentionConfig
+    from engine.core.attention_config import AttentionConfig
     from engine.attention.indexers import exact_scores as reference_exact
     from engine.attention.indexers import pooled_scores
     from engine.attention.kernels.exact_indexer import exact_scores

@@ -6,8 +6,8 @@ Usage: .venv/bin/python benchmarks/heldout_cached.py [--strategies full_dense_ca
 The documents are text this project did not write: the two licence texts of samples/contracts, each twice under a
 vendor's name (about 21K tokens of the default model's), with six fees of the same shape planted at seeded
 paragraph breaks, one per company, each a distractor for the others. Six probes ask them. The comparison is the
-product's own (engine.compare.compare) at the runs' defaults, anchors calibrated on the documents (--anchors and
---topk change those two, a budget policy's candidates); its report has
+product's own (engine.strategies.compare.compare) at the runs' defaults, anchors calibrated on the documents (--anchors
+and --topk change those two, a budget policy's candidates); its report has
 each cached strategy's one-off prefill and its seconds per question (computed CPU seconds on a CPU).
 """
 
@@ -20,16 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
-wait_passively()  # before torch loads (engine/openmp.py)
+wait_passively()  # before torch loads (engine/core/openmp.py)
 
-from engine import run_settings  # noqa: E402
-from engine.compare import Workload, compare  # noqa: E402
-from engine.documents import Document  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
+from engine.core import run_settings  # noqa: E402
+from engine.strategies.compare import Workload, compare  # noqa: E402
+from engine.core.documents import Document  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import Probe  # noqa: E402
+from engine.core.probes import Probe  # noqa: E402
 from engine.tables import comparison_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

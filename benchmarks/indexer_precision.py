@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script:
 
 import torch  # noqa: E402
 
-from engine.attention.config import AttentionConfig  # noqa: E402
+from engine.core.attention_config import AttentionConfig  # noqa: E402
 from engine.attention.layout import QueryLayout  # noqa: E402
 from engine.attention.selection import block_index  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 HQ, HKV, D = 32, 8, 128

@@ -7,7 +7,7 @@ Users who run a GGUF on a CPU run llama.cpp. This joins the default model's GGUF
 very file `make model` converts for the engine) and runs it through llama-cpp-python in a worker process
 (benchmarks/llama_cpp_worker.py): its own batched prefill and greedy decode, dense attention, on the GGUF's own
 quantised weights, with as many threads as torch uses. The engine runs the converted bf16 weights, dense and Index
-Share at the runs' defaults (engine.run_settings, as benchmarks/cpu_long_context.py). The text is samples/contracts
+Share at the runs' defaults (engine.core.run_settings, as benchmarks/cpu_long_context.py). The text is samples/contracts
 repeated to length, the same token ids for both. Every round runs every length and, within it, the three in turn;
 times are computed CPU seconds (process CPU time / threads) with the wall clock beside llama.cpp's, min, median and
 max over the rounds, and each of ours as a ratio to llama.cpp's median (above 1: llama.cpp is faster).
@@ -30,18 +30,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
-wait_passively()  # before torch loads (engine/openmp.py)
+wait_passively()  # before torch loads (engine/core/openmp.py)
 
 import torch  # noqa: E402
 
 from benchmarks.cpu_long_context import run_config, spread  # noqa: E402
 from benchmarks.cpu_prefill import real_text_ids  # noqa: E402
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine.generate import generate  # noqa: E402
-from engine.jsonfile import write_json_atomic  # noqa: E402
-from engine.model.catalogue import default_key, lookup  # noqa: E402
+from engine.model.generate import generate  # noqa: E402
+from engine.core.jsonfile import write_json_atomic  # noqa: E402
+from engine.core.catalogue import default_key, lookup  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 from engine.model.provisioning import join_parts, part_files  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python benchmarks/noise.py [--probes 6] [--busy 2]
 
-One process loads the default model once and runs engine.compare on the sample workload
+One process loads the default model once and runs engine.strategies.compare on the sample workload
 (samples/workload) twice, with the README's small budget (window 256, top-k 256, 2 global
 blocks, exact indexer) and the strategies chunked, full_index_share and full_dense. During
 the second run the script keeps `--busy` busy-loop processes of its own running (each one
@@ -27,17 +27,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
 from busy import busy_processes  # noqa: E402
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
 import torch  # noqa: E402
 
-from engine import compare as cmp  # noqa: E402
+from engine.strategies import compare as cmp  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.documents import read_documents  # noqa: E402
+from engine.core.documents import read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import load_probes  # noqa: E402
+from engine.core.probes import load_probes  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"

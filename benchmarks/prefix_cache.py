@@ -2,9 +2,9 @@
 
 Usage: .venv/bin/python benchmarks/prefix_cache.py [--repeats 2] [--copies 3]
 
-One process loads the default model once and runs engine.compare, interleaved probe by probe, with the strategies
-full_dense, full_dense_cached, full_index_share and full_index_share_cached (the README's small budget: window 256,
-top-k 256, 2 global blocks, exact indexer; no diagnostics), on two workloads:
+One process loads the default model once and runs engine.strategies.compare, interleaved probe by probe, with the
+strategies full_dense, full_dense_cached, full_index_share and full_index_share_cached (the README's small budget:
+window 256, top-k 256, 2 global blocks, exact indexer; no diagnostics), on two workloads:
   sample   samples/workload as it is, its 9 probes;
   sample xN  its documents and N-1 renamed copies of them (the same 9 probes), or, where that does not fit the
            model's positions with the question and the answer, the most whole documents of the last copy that fit
@@ -34,18 +34,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` and the worker do
 
 import torch  # noqa: E402
 
-from engine import compare as cmp  # noqa: E402
+from engine.strategies import compare as cmp  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.documents import Document, read_documents  # noqa: E402
+from engine.core.documents import Document, read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import load_probes  # noqa: E402
-from engine.run_settings import ANSWER_TOKENS  # noqa: E402
+from engine.core.probes import load_probes  # noqa: E402
+from engine.core.run_settings import ANSWER_TOKENS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "samples" / "workload"

@@ -24,15 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root
 
-from engine.openmp import wait_passively  # noqa: E402
+from engine.core.openmp import wait_passively  # noqa: E402
 
 wait_passively()  # before torch loads, as `python -m engine` does
 
-from engine import calibration, run_settings  # noqa: E402
-from engine.compare import Workload, compare  # noqa: E402
-from engine.documents import read_documents  # noqa: E402
+from engine.evaluation import calibration  # noqa: E402
+from engine.core import run_settings  # noqa: E402
+from engine.strategies.compare import Workload, compare  # noqa: E402
+from engine.core.documents import read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.probes import load_probes  # noqa: E402
+from engine.core.probes import load_probes  # noqa: E402
 
 SAMPLE = ROOT / "samples" / "workload"
 TEXT_TOKENS = 4000

@@ -4,10 +4,10 @@ import os
 
 from celery import Celery
 
-from engine.openmp import wait_passively
+from engine.core.openmp import wait_passively
 
 # The worker prices the CPU time of its torch calls: OpenMP threads must sleep, not spin, while they
-# wait, and OpenMP reads this once, when torch loads (engine/openmp.py).
+# wait, and OpenMP reads this once, when torch loads (engine/core/openmp.py).
 wait_passively()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "costplanner.settings")

@@ -11,7 +11,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
-from engine.model import catalogue  # torch-free: the models the engine provisions
+from engine.core import catalogue  # torch-free: the models the engine provisions
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -178,7 +178,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-# Models a workload can target: display name -> a catalogue name (engine/model/catalogue.py) or an engine model
+# Models a workload can target: display name -> a catalogue name (engine/core/catalogue.py) or an engine model
 # path ("" = the engine's default). The first is a new workload's default: Qwen2.5-Coder-0.5B reads 32,768
 # positions; SmolLM2 (8,192) stays for a fast demo. The optional 1.5B is offered once `make model MODEL=...` has
 # provisioned it.

@@ -1,6 +1,7 @@
 """A Celery worker that shares its machine with the web server runs at a lower CPU priority, so that pages stay quick
 while a comparison keeps every core busy: the embedded default (scripts/embedded.sh) sets WORKER_NICENESS. A comparison
-prices its CPU time, not its wall time (engine.compare), so waiting for the web server does not change what it measures.
+prices its CPU time, not its wall time (engine.strategies.compare), so waiting for the web server does not change
+what it measures.
 
 Set in the worker's main process before its pool starts: the pool's processes, and the threads torch starts in
 them, inherit it. A niceness orders processes of one session (Linux's autogroups) or one cgroup: the embedded default

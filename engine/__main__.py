@@ -1,6 +1,6 @@
-from engine.openmp import wait_passively
+from engine.core.openmp import wait_passively
 
-wait_passively()  # before anything loads torch, whose OpenMP reads it once (engine/openmp.py)
+wait_passively()  # before anything loads torch, whose OpenMP reads it once (engine/core/openmp.py)
 
 from engine.attention.backends import interpret_triton_without_cuda  # noqa: E402
 

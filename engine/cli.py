@@ -14,13 +14,13 @@ from pathlib import Path
 # Triton and touches no device.
 from engine import bench as bench_command
 from engine.bench import model as bench_model_command
-from engine import run_settings
-from engine import check as check_command
+from engine.core import run_settings
+from engine.evaluation import kernel_check as check_command
 from engine.attention import INDEXERS, MODES, AttentionConfig
-from engine.errors import EngineError
-from engine.jsonfile import write_json_atomic
-from engine.model.catalogue import DEFAULT_KEY, MODELS
-from engine.probes import DEFAULT_LIMIT
+from engine.core.errors import EngineError
+from engine.core.jsonfile import write_json_atomic
+from engine.core.catalogue import DEFAULT_KEY, MODELS
+from engine.core.probes import DEFAULT_LIMIT
 
 LEDGER_MODES = ("dense", "naive_sparse", "index_share")
 MODEL_HELP = (f"a catalogue model ({', '.join(MODELS)}), or a local Hugging Face folder or .gguf file "
@@ -58,7 +58,7 @@ def attention_config(args: argparse.Namespace, mode: str, base: AttentionConfig 
 
 
 def cmd_flops(args: argparse.Namespace) -> int:
-    from engine import ledger
+    from engine.core import ledger
 
     shape = _ledger_shape(args)
     base = ledger.PRESET_ATTENTION.get(shape.name)
@@ -119,7 +119,7 @@ def cmd_flops(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from engine.generate import encode_prompt, generate
+    from engine.model.generate import encode_prompt, generate
     from engine.model.loader import load_model
 
     prompt = _read_text(args.prompt_file)
@@ -141,12 +141,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from engine.chunking import check_sizes
-    from engine.compare import Prices, Workload, compare
-    from engine.documents import read_documents
+    from engine.strategies.chunking import check_sizes
+    from engine.strategies.compare import Prices, Workload, compare
+    from engine.core.documents import read_documents
     from engine.model.loader import load_model
-    from engine.model.metadata import read_metadata
-    from engine.probes import load_probes
+    from engine.core.model_metadata import read_metadata
+    from engine.core.probes import load_probes
     from engine.tables import comparison_table
 
     # Everything the user gave is checked before the model loads or anything runs.
@@ -175,8 +175,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_needle(args: argparse.Namespace) -> int:
-    from engine import needle
-    from engine.documents import read_documents
+    from engine.evaluation import needle
+    from engine.core.documents import read_documents
 
     base = attention_config(args, "index_share", needle.Setting("dense").base)
     # Everything the user gave is checked before the model loads.
@@ -196,7 +196,7 @@ def cmd_needle(args: argparse.Namespace) -> int:
                              partial=lambda so_far: write_json_atomic(out, so_far), distractors=args.distractors)
     write_json_atomic(out, report)
     if png:
-        from engine.needle_plot import plot_grid
+        from engine.evaluation.needle_plot import plot_grid
 
         plot_grid(report, png)
     for name, row in report["summary"].items():
@@ -208,8 +208,8 @@ def cmd_needle(args: argparse.Namespace) -> int:
 
 
 def cmd_probes(args: argparse.Namespace) -> int:
-    from engine.documents import read_documents
-    from engine.probes import generate_probes, save_probes
+    from engine.core.documents import read_documents
+    from engine.core.probes import generate_probes, save_probes
 
     out = _writable(args.out)
     probes = generate_probes(read_documents(args.docs), args.limit)
@@ -222,7 +222,7 @@ def cmd_probes(args: argparse.Namespace) -> int:
 
 
 def cmd_provision(args: argparse.Namespace) -> int:
-    from engine.model.catalogue import default_key, lookup
+    from engine.core.catalogue import default_key, lookup
     from engine.model.speed_measurement import provision_and_time
 
     for key in args.model or [default_key()]:
@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _ledger_shape(args: argparse.Namespace):
-    from engine import ledger
+    from engine.core import ledger
 
     if args.model and args.preset != "model":
         raise EngineError("--model is used only with --preset model: add --preset model")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engine import ledger, run_settings
+from engine.core import ledger, run_settings
 from engine.attention import AttentionConfig
-from engine.generate import encode_prompt, generate
-from engine.model.catalogue import SMOLLM2
+from engine.model.generate import encode_prompt, generate
+from engine.core.catalogue import SMOLLM2
 from engine.model.loader import LoadedModel, load_model
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

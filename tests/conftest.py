@@ -2,7 +2,7 @@
 Before any test module imports transformers (which imports Triton): on a machine without CUDA, Triton
 kernels run in Triton's interpreter."""
 
-from engine.openmp import wait_passively
+from engine.core.openmp import wait_passively
 
 wait_passively()  # before torch loads, as the CLI and the worker do: CPU time measures work
 

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 BROKER_SCHEMES = {"redis", "rediss", "amqp", "amqps", "pyamqp", "filesystem", "sqla+sqlite", "sqla+postgresql"}
 
@@ -37,7 +37,7 @@ def check_models(app_configs, **kwargs):
     paths = {name: model_path(name) for name in settings.COSTPLANNER_MODELS if model_path(name)}
     if not paths:
         return []
-    from engine.model.metadata import read_metadata
+    from engine.core.model_metadata import read_metadata
 
     warnings = []
     for name, path in paths.items():
@@ -52,7 +52,7 @@ def check_models(app_configs, **kwargs):
 @register()
 def check_attention_backend(app_configs, **kwargs):
     """COSTPLANNER_ATTENTION_BACKEND, read by the engine in the worker: caught here, not mid-run."""
-    from engine.backend_names import BACKEND_ENV, BACKENDS, triton_installed
+    from engine.core.backend_names import BACKEND_ENV, BACKENDS, triton_installed
 
     name = os.environ.get(BACKEND_ENV, "auto")
     if name not in BACKENDS:

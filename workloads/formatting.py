@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from engine import run_settings
+from engine.core import run_settings
 
 
 def strategy(identifier: str) -> str:

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from engine import run_settings
-from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
+from engine.core import run_settings
+from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import model_choices, pricing, starting
 from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload, periods

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from engine import run_settings  # torch-free, as the next
-from engine.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
+from engine.core import run_settings  # torch-free, as the next
+from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from workloads import rules
 from workloads.comparisons import pricing, queued_inputs
 from workloads.comparisons.results import store_report
@@ -83,8 +83,8 @@ def extract_upload(upload_pk: int) -> None:
 def generate_probes(workload_pk: int, limit: int = PROBES_TO_GENERATE) -> int:
     """Add up to `limit` of the engine's generated probes to a workload, with their passages, skipping questions
     it already has."""
-    from engine.documents import Document as EngineDocument
-    from engine.probes import generate_probes as generate
+    from engine.core.documents import Document as EngineDocument
+    from engine.core.probes import generate_probes as generate
 
     documents = Document.objects.filter(workload_id=workload_pk)
     engine_documents = [EngineDocument(d.name, d.text) for d in documents]
@@ -110,7 +110,7 @@ def _editable(probe) -> bool:
 @shared_task(name="workloads.run_comparison")
 def run_comparison(run_pk: int) -> None:
     """Run a queued comparison for real on this worker's device, and store what it measured."""
-    from engine.errors import EngineError
+    from engine.core.errors import EngineError
 
     if (held := leases.hold(ComparisonRun, run_pk)) is None:
         return
@@ -143,12 +143,12 @@ def run_comparison(run_pk: int) -> None:
 
 
 def _compare(run: ComparisonRun) -> dict:
-    from engine.compare import Prices, compare
-    from engine.compare import Workload as EngineWorkload
-    from engine.documents import Document as EngineDocument
-    from engine.measure import device_name
-    from engine.probes import Probe as EngineProbe
-    from engine.provenance import versions
+    from engine.strategies.compare import Prices, compare
+    from engine.strategies.compare import Workload as EngineWorkload
+    from engine.core.documents import Document as EngineDocument
+    from engine.model.measure import device_name
+    from engine.core.probes import Probe as EngineProbe
+    from engine.model.provenance import versions
 
     workload = run.workload
     # The run reads the documents as they are now, not as they were when it was queued (an upload may
@@ -189,12 +189,13 @@ def _progress(run_pk: int, me: str):
 
 @shared_task(name="workloads.run_group_sweep")
 def run_group_sweep(sweep_pk: int) -> None:
-    """Run a queued group-size sweep (engine.group_sweep) for real on this worker's device, and keep its report."""
-    from engine.documents import Document as EngineDocument
-    from engine.errors import EngineError
-    from engine.group_sweep import sweep
-    from engine.measure import device_name
-    from engine.probes import Probe as EngineProbe
+    """Run a queued group-size sweep (engine.evaluation.group_sweep) for real on this worker's device, and keep its
+    report."""
+    from engine.core.documents import Document as EngineDocument
+    from engine.core.errors import EngineError
+    from engine.evaluation.group_sweep import sweep
+    from engine.model.measure import device_name
+    from engine.core.probes import Probe as EngineProbe
 
     if (held := leases.hold(GroupSweep, sweep_pk)) is None:
         return

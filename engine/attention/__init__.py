@@ -1,18 +1,20 @@
 """Hierarchical sparse attention with Index Share: a torch reference, and Triton kernels on CUDA.
 
-The pipeline, one module a step:
-  config     AttentionConfig: the mode, the budget (window, strided global blocks, top-k), the group size
-  plan       LayerPlan: what each layer does (dense, window, select and share, or reuse its group's selection)
+The pipeline, one module a step (the first two are plain Python, in engine.core):
+  engine.core.attention_config  AttentionConfig: the mode, the budget (window, strided global blocks, top-k),
+             the group size
+  engine.core.layer_plan  LayerPlan: what each layer does (dense, window, select and share, or reuse its group's
+             selection)
   selection  the indexers score key blocks, top-k picks them, and the union with window and globals is built
   backends   the torch reference or the Triton kernels attend over the selected blocks
   state      SparseAttention: one forward's selections and counters, shared across a group's layers
 
-`config` and `plan` are plain Python (the ledger and the web process read them); the names below that
-need torch are imported on first use, so importing `engine.attention.config` never loads torch.
+Runtime: it may import engine.core and torch. The names below that need torch are imported on first use, so
+that `python -m engine --help` starts without loading torch.
 """
 
-from engine.attention.config import INDEXERS, MODES, AttentionConfig
-from engine.attention.plan import LayerPlan
+from engine.core.attention_config import INDEXERS, MODES, AttentionConfig
+from engine.core.layer_plan import LayerPlan
 
 _TORCH_NAMES = {"block_sparse_attention": "reference", "dense_attention": "reference", "SparseAttention": "state"}
 

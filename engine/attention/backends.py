@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import torch
 
-from engine.backend_names import BACKEND_ENV, check_name, triton_installed
-from engine.errors import EngineError
+from engine.core.backend_names import BACKEND_ENV, check_name, triton_installed
+from engine.core.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class AttentionBackend:
     interpreted: bool = False  # Triton kernels run by the interpreter (CPU tensors)
 
     def scorer(self, indexer: str) -> Callable[..., torch.Tensor]:
-        """The block scores of an indexer by its name (engine.attention.config.INDEXERS)."""
+        """The block scores of an indexer by its name (engine.core.attention_config.INDEXERS)."""
         if indexer == "mass":
             # No kernel: every backend scores exact mass with the torch reference. It is the oracle
             # (calibration and the recall tally call it directly) and a comparison setting, never the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from engine.attention.config import AttentionConfig
+from engine.core.attention_config import AttentionConfig
 from engine.attention.layout import QueryLayout
 
 

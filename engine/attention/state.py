@@ -10,7 +10,7 @@ What lives how long:
   per forward pass  the group's shared selection (`_shared`). It is dropped when layer 0
                     is called, the start of every forward, so a reuse layer can only read
                     a selection its own leader made from this forward's queries and keys
-                    (a continuation from a cached prefix, engine.prefix, relies on this);
+                    (a continuation from a cached prefix, engine.strategies.prefix, relies on this);
   per object        the counters (`indexer_calls`, `overlap`, `recall`) and the resolved backend.
   per generation    each indexer layer's latest top-k picks for the last query (`_picks`,
                     at the answer's top-k), which decode steps that do not re-select reuse
@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 import torch
 
 from engine.attention.backends import AttentionBackend, resolve
-from engine.attention.config import ANSWER_TAIL_TOKENS, AttentionConfig
+from engine.core.attention_config import ANSWER_TAIL_TOKENS, AttentionConfig
 from engine.attention.indexers import last_query_block, mass_scores
 from engine.attention.layout import QueryLayout
-from engine.attention.plan import LayerPlan
+from engine.core.layer_plan import LayerPlan
 from engine.attention.reference import GatherPlan, dense_attention
 from engine.attention.selection import block_index, index_with_picks
 

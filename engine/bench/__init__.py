@@ -20,7 +20,7 @@ and query head):
   dense   4*HQ*D*T*(T+1)/2: causal counted as half, FlashAttention's convention
   sparse  useful FLOPs only: 4*D*(HQ/HKV) * the (query, key) pairs the actual index
           allows, causal inside the diagonal block counted exactly, padding excluded
-  indexer what engine/ledger.py counts for one pass of the indexer (selection: no FLOPs)
+  indexer what engine/core/ledger.py counts for one pass of the indexer (selection: no FLOPs)
 Beyond --dense-max, dense time is the ledger's dense FLOPs at the FLOP rate of the
 longest dense run that was measured, labelled "ledger".
 """
@@ -35,7 +35,7 @@ import time
 import torch
 
 from engine.attention.backends import resolve
-from engine.attention.config import INDEXERS, AttentionConfig
+from engine.core.attention_config import INDEXERS, AttentionConfig
 from engine.bench.flops import fill_dense_from_ledger, ledger_check, useful_sparse_flops
 from engine.bench.lengths import bench_length
 from engine.bench.report import new_report, save

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import torch
 
-from engine.attention.config import AttentionConfig
-from engine.errors import EngineError
+from engine.core.attention_config import AttentionConfig
+from engine.core.errors import EngineError
 
 MARK_START = "<!-- bench:start -->"
 MARK_END = "<!-- bench:end -->"

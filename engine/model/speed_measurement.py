@@ -1,4 +1,4 @@
-"""Time a provisioned model on this device, once, and store its speed beside its weights (engine/model/speed.py).
+"""Time a provisioned model on this device, once, and store its speed beside its weights (engine/core/stored_speed.py).
 
 A dense prefill of a fixed stretch of sample text and a few greedy tokens, timed by the engine's meter (computed CPU
 seconds on a CPU, so other processes on a shared machine do not inflate it). `python -m engine provision` runs it
@@ -14,11 +14,11 @@ from pathlib import Path
 import torch
 
 from engine.attention import AttentionConfig
-from engine.generate import generate
-from engine.model.catalogue import CatalogueModel
+from engine.model.generate import generate
+from engine.core.catalogue import CatalogueModel
 from engine.model.loader import load_model
 from engine.model.provisioning import provision
-from engine.model.speed import SPEED_FILE, stored_speed
+from engine.core.stored_speed import SPEED_FILE, stored_speed
 
 PREFILL_TOKENS = 2048  # long enough that attention counts, short enough to keep `make model` quick
 DECODE_TOKENS = 16

@@ -3,7 +3,7 @@
 import re
 from urllib.parse import urlsplit
 
-from engine.backend_names import BACKEND_ENV
+from engine.core.backend_names import BACKEND_ENV
 from tests.deploy.conftest import (
     APP_SERVICES, ROOT, compose_variables, dockerfile_stages, env_example, image_env, settings_env_reads,
 )

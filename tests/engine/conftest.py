@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.documents import Document
-from engine.model.catalogue import QWEN_05B
+from engine.core.documents import Document
+from engine.core.catalogue import QWEN_05B
 from engine.model.loader import load_model
-from engine.probes import Probe
+from engine.core.probes import Probe
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

@@ -1,4 +1,4 @@
-"""engine.planned_work: a cached strategy's prefill is one-off work its questions share. With one question to
+"""engine.core.planned_work: a cached strategy's prefill is one-off work its questions share. With one question to
 share it, the prefill and that question's own calls are the uncached call's FLOPs, one row of logits more (the
 prefill's last token's, which a single pass never computes) and, with the pooled_mass indexer, the prefill's last block
 scored query by query where a single pass pooled it; with more, each question pays less, and never less than its own
@@ -6,9 +6,9 @@ calls."""
 
 import pytest
 
-from engine import ledger, run_settings
-from engine.call_plan import QUESTION_TOKENS, call_plan
-from engine.planned_work import planned_work
+from engine.core import ledger, run_settings
+from engine.core.call_plan import QUESTION_TOKENS, call_plan
+from engine.core.planned_work import planned_work
 
 
 @pytest.mark.parametrize("mode", ["dense", "naive_sparse", "index_share"])

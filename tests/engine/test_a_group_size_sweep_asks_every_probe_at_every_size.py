@@ -1,15 +1,16 @@
-"""engine.group_sweep: every probe asked at every group size, interleaved; each size's accuracy with its interval
-and gate, its FLOPs (fewer indexer FLOPs as groups grow) and seconds; the cheapest size inside the gate; and each
-size above 1 asked again with calibrated anchor layers, calibrated as a comparison run's default calibrates them:
+"""engine.evaluation.group_sweep: every probe asked at every group size, interleaved; each size's accuracy with its
+interval and gate, its FLOPs (fewer indexer FLOPs as groups grow) and seconds; the cheapest size inside the gate; and
+each size above 1 asked again with calibrated anchor layers, calibrated as a comparison run's default calibrates them:
 on the workload's documents, or on the model's calibration text where they are too short."""
 
 from pathlib import Path
 
 import pytest
 
-from engine import calibration, compare, group_sweep
+from engine.evaluation import calibration, group_sweep
+from engine.strategies import compare
 from engine.attention import AttentionConfig
-from engine.documents import Document
+from engine.core.documents import Document
 
 from .conftest import MEMO_PROBES
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import calibration
-from engine.run_settings import attention
+from engine.evaluation import calibration
+from engine.core.run_settings import attention
 
 pytestmark = pytest.mark.model
 

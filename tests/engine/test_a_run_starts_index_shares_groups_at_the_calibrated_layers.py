@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import calibration
-from engine.compare import Workload, compare
-from engine.documents import Document
-from engine.run_settings import DEFAULTS, attention
+from engine.evaluation import calibration
+from engine.strategies.compare import Workload, compare
+from engine.core.documents import Document
+from engine.core.run_settings import DEFAULTS, attention
 
 from .conftest import MEMO_DOCS, MEMO_PROBES
 

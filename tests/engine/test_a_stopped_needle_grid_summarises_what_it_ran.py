@@ -1,8 +1,8 @@
 """A needle grid reports after every prompt: its summary holds the cells run so far, and the heat map leaves the
 others blank."""
 
-from engine.needle import summarise
-from engine.needle_plot import plot_grid
+from engine.evaluation.needle import summarise
+from engine.evaluation.needle_plot import plot_grid
 
 
 def _row(length, depth, correct):

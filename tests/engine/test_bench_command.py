@@ -14,13 +14,13 @@ import pytest
 import torch
 
 from engine import bench
-from engine.attention.config import AttentionConfig
+from engine.core.attention_config import AttentionConfig
 from engine.attention.indexers import pooled_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import GatherPlan
 from engine.attention.selection import block_index
 from engine.bench.flops import ledger_flops
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 README = "# Benchmarks\n\nWritten by hand.\n\n<!-- bench:start -->\nold table\n<!-- bench:end -->\n\nAlso by hand.\n"
 SMALL_BUDGET = ["--block-size", "16", "--window", "64", "--topk", "128"]

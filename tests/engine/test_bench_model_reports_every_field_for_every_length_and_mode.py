@@ -12,7 +12,7 @@ import pytest
 
 from engine.attention import AttentionConfig
 from engine.cli import main
-from engine.device_profile import read_profile, seconds_per_question
+from engine.core.device_profile import read_profile, seconds_per_question
 
 VARIANTS = {"dense:cpu-sdpa", "naive_sparse:pooled", "naive_sparse:exact", "index_share:pooled", "index_share:exact"}
 FIELDS = {"prefill_s", "prefill_chunks", "decode_s_per_token", "decode_tokens", "peak_memory_bytes", "memory_kind",

@@ -3,9 +3,9 @@ budget (one at least), in document order."""
 
 import pytest
 
-from engine.call_plan import retrieved
-from engine.chunking import Chunk
-from engine.retrieval import Index
+from engine.core.call_plan import retrieved
+from engine.strategies.chunking import Chunk
+from engine.strategies.retrieval import Index
 
 TEXTS = [
     "Deliveries arrive at the storage room on Tuesdays.",

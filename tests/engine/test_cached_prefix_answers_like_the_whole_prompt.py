@@ -8,14 +8,14 @@ two-piece prefill does (tests/engine/test_cached_prefix_selects_like_a_two_piece
 import pytest
 import torch
 
-from engine import compare as cmp
+from engine.strategies import compare as cmp
 from engine.attention import AttentionConfig
-from engine.documents import read_documents
-from engine.generate import generate
+from engine.core.documents import read_documents
+from engine.model.generate import generate
 from engine.model.loader import load_model
-from engine.prefix import generate_from, prefill_prefix, shared_prefix_length
-from engine.probes import load_probes
-from engine.run_settings import ANSWER_TOKENS
+from engine.strategies.prefix import generate_from, prefill_prefix, shared_prefix_length
+from engine.core.probes import load_probes
+from engine.core.run_settings import ANSWER_TOKENS
 from tests.engine.conftest import SAMPLES
 
 pytestmark = pytest.mark.model

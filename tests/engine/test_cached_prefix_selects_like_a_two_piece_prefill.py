@@ -5,8 +5,8 @@ import torch
 from transformers import DynamicCache
 
 from engine.attention import AttentionConfig
-from engine.generate import attention_for, encode_prompt, forward, generate
-from engine.prefix import generate_from, prefill_prefix, shared_prefix_length
+from engine.model.generate import attention_for, encode_prompt, forward, generate
+from engine.strategies.prefix import generate_from, prefill_prefix, shared_prefix_length
 from tests.engine.conftest import relative_error
 
 pytestmark = pytest.mark.model

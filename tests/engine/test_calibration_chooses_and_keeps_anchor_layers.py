@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from engine import calibration
+from engine.evaluation import calibration
 from engine.attention import AttentionConfig
-from engine.generate import generate
+from engine.model.generate import generate
 
 pytestmark = pytest.mark.model
 

@@ -1,7 +1,7 @@
 """Retrieval plans one dense call over the longest chunks its settings allow; routed adds the full_index_share
 call as an escalation, which counts in its work but never makes it refuse."""
 
-from engine.call_plan import HEADER_TOKENS, PROMPT_TOKENS, Call, call_plan, calls, positions_needed
+from engine.core.call_plan import HEADER_TOKENS, PROMPT_TOKENS, Call, call_plan, calls, positions_needed
 
 
 def test_retrieval_plans_one_call_over_the_chunks_that_fill_its_budget():

@@ -8,7 +8,7 @@ import sys
 import pytest
 import torch
 
-from engine import check
+from engine.evaluation import kernel_check as check
 from engine.attention import backends
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.attention import AttentionConfig
-from engine.generate import encode_prompt, generate
+from engine.model.generate import encode_prompt, generate
 
 pytestmark = pytest.mark.model
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.chunking import Chunk, split_document, split_documents
-from engine.documents import Document, read_documents
-from engine.errors import EngineError
+from engine.strategies.chunking import Chunk, split_document, split_documents
+from engine.core.documents import Document, read_documents
+from engine.core.errors import EngineError
 from engine.model.loader import load_tokenizer
 
 WORKLOAD = Path(__file__).resolve().parents[2] / "samples" / "workload"

@@ -42,7 +42,7 @@ def test_it_writes_every_field_the_issue_names(capsys, tmp_path, smollm2):
         assert name in printed
     assert report["strategies"]["full_index_share"]["quality"]["top1_agreement"] is not None
     assert {"order", "seconds_basis", "decision"} <= report.keys()
-    # The one recommendation, as engine.decision words it: a strategy that ran (or none, said so), and its reasons.
+    # The one recommendation, as engine.core.decision words it: a strategy that ran (or none, said so), and its reasons.
     chosen = report["decision"]
     assert chosen.keys() == {"recommended", "sentence", "reasons", "compared_with"}
     assert chosen["recommended"] in (None, "full_index_share", "chunked") and chosen["sentence"]

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engine import compare as cmp
-from engine.chunking import split_documents
-from engine.documents import Document
-from engine.probes import Probe
+from engine.strategies import compare as cmp
+from engine.strategies.chunking import split_documents
+from engine.core.documents import Document
+from engine.core.probes import Probe
 
 pytestmark = pytest.mark.model
 

@@ -3,11 +3,11 @@ it escalated; the report carries the retrieval recall, the escalations and the s
 
 import pytest
 
-from engine import compare as cmp
-from engine.chunking import split_documents
-from engine.documents import Document
-from engine.probes import Probe
-from engine.retrieval import Index, recall
+from engine.strategies import compare as cmp
+from engine.strategies.chunking import split_documents
+from engine.core.documents import Document
+from engine.core.probes import Probe
+from engine.strategies.retrieval import Index, recall
 
 pytestmark = pytest.mark.model
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import compare as cmp
-from engine import ledger
-from engine.prefix import shared_prefix_length
+from engine.strategies import compare as cmp
+from engine.core import ledger
+from engine.strategies.prefix import shared_prefix_length
 
 from .conftest import MEMO_DOCS, MEMO_PROBES
 
@@ -32,7 +32,8 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
         # Total FLOPs less the questions' own: the documents' prefill, exactly once.
         cfg = work.attention.replace(mode=s["mode"])
         once = s["flops"]["total"] - sum(a["flops"] for a in s["probes"])
-        # The documents end in no question: their prefill keeps the documents' budget to the end (engine.prefix).
+        # The documents end in no question: their prefill keeps the documents' budget to the end
+        # (engine.strategies.prefix).
         assert once == pytest.approx(ledger.prefill_costs(ledger.from_hf_config(smollm2.config, smollm2.name), cfg,
                                                           length, answer_tail=False).total_flops)
         assert s["prefill_seconds"] > 0

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import compare as cmp
+from engine.strategies import compare as cmp
 from engine.attention import AttentionConfig
-from engine.chunking import split_documents
-from engine.documents import read_documents
-from engine.probes import load_probes
+from engine.strategies.chunking import split_documents
+from engine.core.documents import read_documents
+from engine.core.probes import load_probes
 
 pytestmark = pytest.mark.model
 

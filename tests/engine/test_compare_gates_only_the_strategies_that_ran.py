@@ -1,6 +1,6 @@
 """A refused strategy answered nothing: it takes no part in the quality gate."""
 
-from engine import compare as cmp
+from engine.strategies import compare as cmp
 
 
 def ran(name: str, correct: list[bool]) -> cmp.StrategyResult:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine import compare as cmp
-from engine.chunking import split_documents
+from engine.strategies import compare as cmp
+from engine.strategies.chunking import split_documents
 
 from .conftest import MEMO_DOCS, MEMO_PROBES
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from engine import compare as cmp
-from engine import ledger
+from engine.strategies import compare as cmp
+from engine.core import ledger
 from engine.attention import AttentionConfig
-from engine.documents import Document
-from engine.probes import Probe
+from engine.core.documents import Document
+from engine.core.probes import Probe
 
 pytestmark = pytest.mark.model
 

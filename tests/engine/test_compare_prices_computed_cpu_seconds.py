@@ -6,9 +6,9 @@ import statistics
 import pytest
 import torch
 
-from engine import compare as cmp
-from engine.documents import Document
-from engine.probes import Probe
+from engine.strategies import compare as cmp
+from engine.core.documents import Document
+from engine.core.probes import Probe
 
 pytestmark = pytest.mark.model
 

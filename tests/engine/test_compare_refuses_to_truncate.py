@@ -2,11 +2,11 @@
 
 import pytest
 
-from engine import compare as cmp
-from engine import run_settings
-from engine.documents import Document
-from engine.errors import EngineError
-from engine.probes import Probe
+from engine.strategies import compare as cmp
+from engine.core import run_settings
+from engine.core.documents import Document
+from engine.core.errors import EngineError
+from engine.core.probes import Probe
 
 pytestmark = pytest.mark.model
 

@@ -1,15 +1,15 @@
 """Each strategy's accuracy comes with its Wilson interval, token F1, and the three-way gate against the
-most accurate strategy on the same probes (engine.stats)."""
+most accurate strategy on the same probes (engine.core.stats)."""
 
 import statistics
 
 import pytest
 
-from engine import compare as cmp
-from engine import stats
+from engine.strategies import compare as cmp
+from engine.core import stats
 from engine.attention import AttentionConfig
-from engine.documents import Document
-from engine.probes import Probe, token_f1
+from engine.core.documents import Document
+from engine.core.probes import Probe, token_f1
 
 pytestmark = pytest.mark.model
 

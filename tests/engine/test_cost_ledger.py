@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import AttentionConfig
-from engine.attention.config import ANSWER_TAIL_TOKENS
+from engine.core.attention_config import ANSWER_TAIL_TOKENS
 from engine.cli import main
 
 SMOL = ledger.SMOLLM2_135M

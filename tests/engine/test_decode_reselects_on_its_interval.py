@@ -4,11 +4,11 @@ counts the indexer passes that run, and a prompt forward always selects afresh."
 import pytest
 import torch
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
 from engine.attention.layout import QueryLayout
 from engine.attention.selection import index_with_picks
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from tests.engine.conftest import random_qkv
 
 # The answer selects at the documents' top-k (answer_topk 0): at the default 2,048 a 200-token prompt's answer would

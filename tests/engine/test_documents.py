@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.documents import MAX_DOCUMENT_BYTES, Document, read_documents
-from engine.errors import EngineError
+from engine.core.documents import MAX_DOCUMENT_BYTES, Document, read_documents
+from engine.core.errors import EngineError
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
 

@@ -1,8 +1,8 @@
 """Each generated probe keeps its passage, the sentence(s) its answer was taken from, as a reader sees them: for
 multi-hop both sentences, for a cross-reference the defining sentence. probes.jsonl carries it."""
 
-from engine.documents import Document
-from engine.probes import generate_probes, load_probes, save_probes
+from engine.core.documents import Document
+from engine.core.probes import generate_probes, load_probes, save_probes
 
 DOCS = [
     Document("contract.txt", 'Scope.\n\n"Delivery Window" means the two-hour period\nagreed for each store. The '

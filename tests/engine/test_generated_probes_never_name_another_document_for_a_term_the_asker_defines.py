@@ -3,8 +3,8 @@ whatever phrasing: the LGPL-2.1 / MPL-2.0 case, where "License" was said to be d
 
 import pytest
 
-from engine.documents import Document
-from engine.probes import generate_probes
+from engine.core.documents import Document
+from engine.core.probes import generate_probes
 
 # MPL-2.0's phrasing, which the generator has always read as a definition.
 MPL = Document("MPL-2.0.txt", '1.5. "Covered Software" means Source Code Form to which the initial Contributor has '

@@ -10,7 +10,7 @@ import torch
 from transformers import AutoModelForCausalLM, Gemma3TextConfig, LlamaConfig, MistralConfig, Qwen2Config
 
 from engine.attention import AttentionConfig
-from engine.generate import attention_for
+from engine.model.generate import attention_for
 from engine.model.loader import load_model
 
 pytestmark = pytest.mark.model  # borrows the default model's tokenizer

@@ -4,7 +4,7 @@ step: decode_reselect=1)."""
 import pytest
 
 from engine.attention import AttentionConfig
-from engine.generate import attention_for, generate
+from engine.model.generate import attention_for, generate
 
 pytestmark = pytest.mark.model
 
@@ -33,7 +33,7 @@ def test_reuse_layers_attend_over_their_leaders_selection(smollm2):
     import torch
 
     from engine.attention import block_sparse_attention
-    from engine.attention.config import ANSWER_TAIL_TOKENS
+    from engine.core.attention_config import ANSWER_TAIL_TOKENS
 
     cfg = AttentionConfig(mode="index_share", window=32, topk=32, answer_topk=64, block_size=16, indexer="exact")
     attention = attention_for(smollm2, cfg)

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from engine.errors import EngineError
-from engine.jsonfile import write_json_atomic
+from engine.core.errors import EngineError
+from engine.core.jsonfile import write_json_atomic
 
 
 def test_it_writes_indented_json_that_reads_back_and_replaces_the_old_file(tmp_path):
@@ -25,7 +25,7 @@ def test_a_failed_write_keeps_the_old_file_and_names_the_path(tmp_path, monkeypa
     def disk_full(source, target):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("engine.jsonfile.os.replace", disk_full)
+    monkeypatch.setattr("engine.core.jsonfile.os.replace", disk_full)
     with pytest.raises(EngineError, match="cannot write .*report.json: No space left on device"):
         write_json_atomic(path, {"new": True})
     assert json.loads(path.read_text()) == {"old": True}

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import AttentionConfig, LayerPlan
-from engine.calibration import best_group_starts
-from engine.errors import EngineError
+from engine.evaluation.calibration import best_group_starts
+from engine.core.errors import EngineError
 
 
 def test_each_anchor_leads_the_sparse_layers_up_to_the_next():

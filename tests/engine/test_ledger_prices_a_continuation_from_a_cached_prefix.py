@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import AttentionConfig
 
 # A hand-sized model: 2 layers, 2 heads of 8 (q.k and p.v), an LM head of 2 * d_model 4 * vocab 10 = 80 FLOPs.
@@ -27,7 +27,7 @@ def test_dense_counts_the_suffix_against_every_cached_key_by_hand():
 @pytest.mark.parametrize("mode", ["dense", "index_share", "naive_sparse", "sliding_window"])
 def test_the_prefix_once_and_the_continuation_add_up_to_one_prefill(mode):
     # Against one prefill of the whole prompt, the split pays the LM head once more (the prefix's last token). The
-    # documents' prefill ends in no question, so its last queries keep the documents' budget (engine.prefix).
+    # documents' prefill ends in no question, so its last queries keep the documents' budget (engine.strategies.prefix).
     cfg = AttentionConfig(mode=mode, window=64, topk=64, block_size=16, indexer="exact", dense_layers=0, group_size=2)
     whole = ledger.prefill_costs(SHAPE, cfg, 700)
     split = ledger.prefill_costs(SHAPE, cfg, 600, answer_tail=False)

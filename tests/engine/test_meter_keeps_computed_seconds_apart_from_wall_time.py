@@ -5,7 +5,7 @@ import time
 
 import torch
 
-from engine.measure import Meter
+from engine.model.measure import Meter
 
 
 def test_waiting_counts_on_the_wall_clock_only():

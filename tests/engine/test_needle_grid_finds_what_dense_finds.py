@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from engine import needle
+from engine.evaluation import needle
 from engine.cli import main
-from engine.generate import generate
-from engine.model.catalogue import QWEN_05B
+from engine.model.generate import generate
+from engine.core.catalogue import QWEN_05B
 
 pytestmark = pytest.mark.model
 

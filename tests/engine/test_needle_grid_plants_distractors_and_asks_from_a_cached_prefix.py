@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import needle
+from engine.evaluation import needle
 from engine.attention import AttentionConfig
 
 RUNS = AttentionConfig(window=256, topk=256, global_blocks=2)

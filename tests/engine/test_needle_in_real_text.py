@@ -4,7 +4,7 @@ import pytest
 
 from engine.attention import AttentionConfig
 from engine.demo import ANSWER, DEMO_BUDGET, needle_prompt
-from engine.generate import generate
+from engine.model.generate import generate
 
 pytestmark = pytest.mark.model
 

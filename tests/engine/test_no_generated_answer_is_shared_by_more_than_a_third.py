@@ -3,8 +3,8 @@ function, a model always answering that file's name would otherwise score (nearl
 
 from collections import Counter
 
-from engine.documents import Document
-from engine.probes import generate_probes, normalise
+from engine.core.documents import Document
+from engine.core.probes import generate_probes, normalise
 
 HELPERS = Document("helpers.py", "".join(f"def {name}(x):\n    return x\n\n\n"
                                          for name in ("clean", "load", "parse", "render", "save", "split")))

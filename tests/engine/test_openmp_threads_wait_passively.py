@@ -1,7 +1,7 @@
 """Entry points ask OpenMP threads to sleep while they wait, so that CPU time measures work, unless the
 environment already chose a wait policy."""
 
-from engine import openmp
+from engine.core import openmp
 
 
 def test_it_sets_the_passive_policy_when_none_was_chosen(monkeypatch):

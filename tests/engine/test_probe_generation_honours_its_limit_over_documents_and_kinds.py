@@ -3,9 +3,9 @@ each kind, the kinds interleaved: a small set still asks about every document an
 
 import pytest
 
-from engine.documents import Document
-from engine.errors import EngineError
-from engine.probes import generate_probes
+from engine.core.documents import Document
+from engine.core.errors import EngineError
+from engine.core.probes import generate_probes
 
 SUBJECTS = ("fee", "deposit", "rate", "notice period", "depot code", "route number", "delivery day", "pallet count",
             "invoice number", "cut-off time", "grace period", "weight limit")

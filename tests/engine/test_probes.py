@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.documents import Document, read_documents
-from engine.errors import EngineError
-from engine.probes import KINDS, Probe, generate_probes, is_correct, load_probes, normalise, save_probes
+from engine.core.documents import Document, read_documents
+from engine.core.errors import EngineError
+from engine.core.probes import KINDS, Probe, generate_probes, is_correct, load_probes, normalise, save_probes
 
 WORKLOAD = Path(__file__).resolve().parents[2] / "samples" / "workload"
 
@@ -118,7 +118,7 @@ def test_a_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
     def disk_full(source, target):
         raise OSError("No space left on device")
 
-    monkeypatch.setattr("engine.jsonfile.os.replace", disk_full)
+    monkeypatch.setattr("engine.core.jsonfile.os.replace", disk_full)
     with pytest.raises(EngineError, match="cannot write .*probes.jsonl: No space left"):
         save_probes([Probe("New?", "new")], path)
     assert load_probes(path) == [Probe("Old?", "old")]

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.cli import main
-from engine.probes import load_probes
+from engine.core.probes import load_probes
 
 # 40 facts: "The item aa code is X-0." to "The item bt code is X-39."
 FACTS = " ".join(f"The item {a}{b} code is X-{20 * i + j}."

@@ -1,14 +1,14 @@
 """Probes for real documents (issue 36). Contracts rarely say "The X is Y.", but they number their sections: generation
 asks for the heading of each numbered section (the held-out licence texts gave one probe in all). Files inside an
-upload are named as a person names them. Python files ask what their code states (engine.code_probes)."""
+upload are named as a person names them. Python files ask what their code states (engine.core.code_probes)."""
 
 from collections import Counter
 from pathlib import Path
 
 import environ
 
-from engine.documents import Document, read_documents
-from engine.probes import file_labels, generate_probes
+from engine.core.documents import Document, read_documents
+from engine.core.probes import file_labels, generate_probes
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "samples" / "contracts"
 

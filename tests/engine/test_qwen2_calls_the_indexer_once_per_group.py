@@ -5,7 +5,7 @@ re-selects (here every one)."""
 import pytest
 
 from engine.attention import AttentionConfig
-from engine.generate import generate
+from engine.model.generate import generate
 
 pytestmark = pytest.mark.model
 

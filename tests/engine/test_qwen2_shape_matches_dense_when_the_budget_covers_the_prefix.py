@@ -7,8 +7,8 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, DynamicCache, Qwen2Config
 
 from engine.attention import AttentionConfig
-from engine.generate import attention_for
-from engine.model.catalogue import SMOLLM2, model_dir
+from engine.model.generate import attention_for
+from engine.core.catalogue import SMOLLM2, model_dir
 from engine.model.loader import load_model
 
 QWEN2_SHAPE = dict(hidden_size=896, num_attention_heads=14, num_key_value_heads=2, head_dim=64,

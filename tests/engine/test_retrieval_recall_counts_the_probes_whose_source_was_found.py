@@ -1,9 +1,9 @@
 """A probe's source counts as retrieved when the chunks found hold its passage, or else come from its documents;
 retrieval recall is the share of probes with a source whose source was retrieved."""
 
-from engine.chunking import Chunk
-from engine.probes import Probe
-from engine.retrieval import recall, retrieved_source
+from engine.strategies.chunking import Chunk
+from engine.core.probes import Probe
+from engine.strategies.retrieval import recall, retrieved_source
 
 
 def chunk(document: str, text: str, index: int = 0) -> Chunk:

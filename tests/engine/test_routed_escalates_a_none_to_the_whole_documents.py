@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine import compare as cmp
-from engine.chunking import Chunk
-from engine.documents import Document
+from engine.strategies import compare as cmp
+from engine.strategies.chunking import Chunk
+from engine.core.documents import Document
 from engine.model.loader import load_tokenizer
-from engine.probes import Probe
-from engine.retrieval import Index
+from engine.core.probes import Probe
+from engine.strategies.retrieval import Index
 
 CHUNKS = [Chunk("memo.txt", 0, "The monthly service fee is $4,500.", 9, 0),
           Chunk("memo.txt", 1, "Deliveries arrive on Tuesdays.", 6, 35)]

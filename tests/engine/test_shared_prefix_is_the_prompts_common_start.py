@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.errors import EngineError
-from engine.prefix import shared_prefix_length
+from engine.core.errors import EngineError
+from engine.strategies.prefix import shared_prefix_length
 
 
 def test_it_is_the_longest_common_start_of_all_the_prompts():

@@ -1,8 +1,8 @@
 """A quoted word in parentheses defines a term in prose (`Acme Corp. ("Acme")`), not in code: a call, an argument
 or a tuple (`f("Viewer")`, `default="UTC")`, `("member", "Member")`) makes no cross-reference probe."""
 
-from engine.documents import Document
-from engine.probes import generate_probes
+from engine.core.documents import Document
+from engine.core.probes import generate_probes
 
 
 def test_quoted_strings_in_code_make_no_term_probe():

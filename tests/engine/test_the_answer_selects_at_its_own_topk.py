@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
-from engine.attention.config import ANSWER_TAIL_TOKENS
+from engine.core.attention_config import ANSWER_TAIL_TOKENS
 from tests.engine.conftest import random_qkv
 
 BLOCK = 16

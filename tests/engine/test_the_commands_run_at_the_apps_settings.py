@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine import ledger, run_settings
+from engine.core import ledger, run_settings
 from engine.cli import attention_config, build_parser, main
 
 

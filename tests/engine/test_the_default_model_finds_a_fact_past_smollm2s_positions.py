@@ -4,10 +4,10 @@ a fact planted mid-way in a document longer than SmolLM2's 8,192 positions, whic
 import pytest
 
 from engine.attention import AttentionConfig
-from engine.errors import EngineError
-from engine.generate import encode_prompt, generate
-from engine.model.catalogue import QWEN_05B, default_key
-from engine.model.metadata import read_metadata
+from engine.core.errors import EngineError
+from engine.model.generate import encode_prompt, generate
+from engine.core.catalogue import QWEN_05B, default_key
+from engine.core.model_metadata import read_metadata
 from tests.engine.conftest import SAMPLES
 
 pytestmark = pytest.mark.model

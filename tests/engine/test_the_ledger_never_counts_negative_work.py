@@ -4,9 +4,9 @@ sample's run page once showed a cached Index Share question's indexer at -4.32 G
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import AttentionConfig
-from engine.attention.config import INDEXERS, MODES
+from engine.core.attention_config import INDEXERS, MODES
 
 CONFIGS = st.builds(
     AttentionConfig, mode=st.sampled_from(MODES), indexer=st.sampled_from(INDEXERS),

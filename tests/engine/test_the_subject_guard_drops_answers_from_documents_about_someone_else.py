@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.subject_guard import missing, names, telling_names
+from engine.strategies.subject_guard import missing, names, telling_names
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = (ROOT / "samples" / "workload" / "services-agreement.txt").read_text()

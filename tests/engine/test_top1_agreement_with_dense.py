@@ -3,7 +3,7 @@
 import pytest
 
 from engine.attention import AttentionConfig
-from engine.generate import top1_agreement, top1_predictions
+from engine.model.generate import top1_agreement, top1_predictions
 
 pytestmark = pytest.mark.model
 

@@ -1,8 +1,9 @@
 """The web's model fields, its form, the API schema and the engine's CLI all take a run's defaults and limits from
-engine.run_settings, so none can drift from the others (they once documented the engine's defaults while using
+engine.core.run_settings, so none can drift from the others (they once documented the engine's defaults while using
 other ones)."""
 
-from engine import cli, run_settings
+from engine import cli
+from engine.core import run_settings
 from workloads.api import schemas
 from workloads.forms import RunForm
 from workloads.models import ComparisonRun

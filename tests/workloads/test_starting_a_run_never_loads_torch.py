@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.conf import settings
 
-from engine.run_settings import DEFAULTS
+from engine.core.run_settings import DEFAULTS
 from workloads.models import ApiToken, ComparisonRun
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

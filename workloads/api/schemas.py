@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema, field_validator
 
-from engine.run_settings import ANCHORS, DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
+from engine.core.run_settings import ANCHORS, DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
 from workloads import rules
 from workloads.comparisons import target_models
 from workloads.models import Alert, Probe, Workload
@@ -207,7 +207,8 @@ class ProbeOut(Schema):
 # --- runs -----------------------------------------------------------------------------------------
 
 def _limit(name: str, kind: type, description: str) -> Any:
-    """An optional run setting with its bounds and default, from engine.run_settings as the run service checks them."""
+    """An optional run setting with its bounds and default, from engine.core.run_settings as the run service checks
+    them."""
     low, high = LIMITS[name]
     extra = {"allow_inf_nan": False} if kind is float else {}
     return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}; default {DEFAULTS[name]}",

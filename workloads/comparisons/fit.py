@@ -5,11 +5,12 @@ for the model are known before any inference instead of from a finished run that
 counts are the documents' stored counts (Document.tokens, under the target model) plus an allowance for the prompt
 around them: the engine counts exactly when it runs, so close to the limit the verdict is an estimate.
 
-The duration is the planned calls' ledger FLOPs (engine.planned_work, as workloads.comparisons.planning counts them:
-a cached strategy's prefill once, then each question's own calls) at each strategy's seconds per ledger FLOP measured
-in the workload's latest succeeded run, else in the organisation's latest succeeded run of the same model (a first
-run of a new workload); a strategy neither measured is timed at the model's own speed, measured on this device when
-it was provisioned (engine/model/speed.py), and says so. Only without any of these is it given in ledger FLOPs alone.
+The duration is the planned calls' ledger FLOPs (engine.core.planned_work, as workloads.comparisons.planning counts
+them: a cached strategy's prefill once, then each question's own calls) at each strategy's seconds per ledger FLOP
+measured in the workload's latest succeeded run, else in the organisation's latest succeeded run of the same model (a
+first run of a new workload); a strategy neither measured is timed at the model's own speed, measured on this device
+when it was provisioned (engine/core/stored_speed.py), and says so. Only without any of these is it given in ledger
+FLOPs alone.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from engine import ledger, run_settings
-from engine.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
-from engine.model.metadata import read_metadata
-from engine.planned_work import planned_work
-from engine.run_settings import STRATEGIES
+from engine.core import ledger, run_settings
+from engine.core.call_plan import PROMPT_TOKENS, call_plan, calls, estimated_chunks, positions_needed
+from engine.core.model_metadata import read_metadata
+from engine.core.planned_work import planned_work
+from engine.core.run_settings import STRATEGIES
 from workloads.comparisons import planning
 from workloads.comparisons.model_choices import choice as model_choice
 from workloads.comparisons.target_models import model_path

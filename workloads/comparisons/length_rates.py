@@ -5,7 +5,7 @@ otherwise price every length at that one rate. On a CPU the rate moves with leng
 two thirds of the default model's work and runs at another speed than the linear layers that dominate at 4K, and a
 sparse mode's gather and indexer at yet another (benchmarks/profiles/cpu.json, a 2-core AMD EPYC: dense's prefill
 took 2.06 s a ledger TFLOP at 4K and 4.15 at 32K, Index Share's 1.79 and 2.54). A device profile whose points carry
-their ledger FLOPs (engine.device_profile) gives the rate at each measured length. The projection keeps the run's
+their ledger FLOPs (engine.core.device_profile) gives the rate at each measured length. The projection keeps the run's
 own rate as the level, for the worker it ran on, and scales it by the profile's rate at each length over the
 profile's rate at the run's length: the profile says how speed moves with length, the run how fast its worker is.
 Between measured lengths the rate is interpolated in log length; outside them the nearest measured rate is held, and

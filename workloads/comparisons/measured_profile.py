@@ -1,4 +1,4 @@
-"""Measured figures for planning: a device profile (engine.device_profile) for a device class in the price book.
+"""Measured figures for planning: a device profile (engine.core.device_profile) for a device class in the price book.
 
 The projection's lines come from the ledger's FLOPs at a CPU-measured rate; a profile holds what a whole model
 measurably took on a device, per strategy and context length. Where the price book prices a device class that
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from engine.device_profile import read_profile, seconds_per_question
-from engine.run_settings import shown
+from engine.core.device_profile import read_profile, seconds_per_question
+from engine.core.run_settings import shown
 from workloads.models import GpuPrice, Organisation
 
 # The whole-document strategies a profile measures, uncached, by the bench's mode.

@@ -1,6 +1,6 @@
 """What each model a workload can target offers: its positions, its licence and its speed measured on this device.
 
-The speed is the one `python -m engine provision` measured and stored beside the weights (engine/model/speed.py),
+The speed is the one `python -m engine provision` measured and stored beside the weights (engine/core/stored_speed.py),
 never a figure written here; a model provisioned without it says so. A model named by a path rather than a catalogue
 name has no licence the engine can vouch for, and says "not recorded".
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import EngineError
-from engine.model.catalogue import MODELS, default_key, model_dir
-from engine.model.metadata import read_metadata
-from engine.model.speed import stored_speed
+from engine.core.errors import EngineError
+from engine.core.catalogue import MODELS, default_key, model_dir
+from engine.core.model_metadata import read_metadata
+from engine.core.stored_speed import stored_speed
 from workloads.comparisons.target_models import model_names, model_path
 
 

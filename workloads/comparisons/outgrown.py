@@ -7,7 +7,7 @@ the figure is about right, not exact) or, where none does, the strategies that s
 
 from __future__ import annotations
 
-from engine import run_settings
+from engine.core import run_settings
 from workloads.comparisons import fit, model_choices
 from workloads.models import Workload
 

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import Sum
 
-from engine import ledger
-from engine.call_plan import QUESTION_TOKENS, Call, call_plan, estimated_chunks
-from engine.device_profile import device_class, read_profile
-from engine.model.metadata import read_metadata
-from engine.planned_work import PlannedWork, planned_work
-from engine.run_settings import ANSWER_TOKENS, CACHED_MODES, name, shown
+from engine.core import ledger
+from engine.core.call_plan import QUESTION_TOKENS, Call, call_plan, estimated_chunks
+from engine.core.device_profile import device_class, read_profile
+from engine.core.model_metadata import read_metadata
+from engine.core.planned_work import PlannedWork, planned_work
+from engine.core.run_settings import ANSWER_TOKENS, CACHED_MODES, name, shown
 from workloads.comparisons import pricing
 from workloads.comparisons.length_rates import LengthRates, length_rates
 from workloads.comparisons.measured_profile import MeasuredLines, measured_lines
@@ -141,7 +141,7 @@ def _documents_tokens(workload: Workload, run: ComparisonRun | None) -> int:
 
 
 def _calls(strategy: str, n: int, run: ComparisonRun) -> list[Call]:
-    """The calls one question makes over n tokens of documents (engine.call_plan, as the runner plans them)."""
+    """The calls one question makes over n tokens of documents (engine.core.call_plan, as the runner plans them)."""
     return call_plan(strategy, [n], estimated_chunks([n], run.chunk_tokens, run.chunk_overlap))
 
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.urls import reverse
 
-from engine.run_settings import CACHED_MODES
+from engine.core.run_settings import CACHED_MODES
 from workloads.models import ApiPrice, ComparisonRun, GpuPrice, Organisation, RunPricing, StrategyResult, Workload
 
 # Sent with a run once its pricing is saved, inside the pricing's transaction. The reporting layer records the run's

@@ -6,9 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from engine import run_settings
-from engine.errors import EngineError
-from engine.model.metadata import read_metadata
+from engine.core import run_settings
+from engine.core.errors import EngineError
+from engine.core.model_metadata import read_metadata
 from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Workload, periods

@@ -1,12 +1,12 @@
-"""Starting a group-size sweep (engine.group_sweep) of a workload, and reading its recommendation."""
+"""Starting a group-size sweep (engine.evaluation.group_sweep) of a workload, and reading its recommendation."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from engine import run_settings
-from engine.errors import EngineError
+from engine.core import run_settings
+from engine.core.errors import EngineError
 from workloads.comparisons import fit
 from workloads.models import GroupSweep, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES

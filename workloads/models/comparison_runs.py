@@ -5,9 +5,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from engine import run_settings
-from engine.attention.config import AttentionConfig
-from engine.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
+from engine.core import run_settings
+from engine.core.attention_config import AttentionConfig
+from engine.core.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
 from workloads.models.periods import period_of
 
 from workloads.models.jobs import Job, status_field
@@ -35,7 +35,7 @@ class ComparisonRun(Job):
     # What was asked: the engine's settings, fixed when the run is queued.
     strategies = models.JSONField()
     model = models.CharField(max_length=200)
-    # The defaults are engine.run_settings.DEFAULTS, the one source the forms, the API and the CLI read too.
+    # The defaults are engine.core.run_settings.DEFAULTS, the one source the forms, the API and the CLI read too.
     group_size = models.PositiveSmallIntegerField(default=DEFAULTS["group_size"])
     window = models.PositiveIntegerField(default=DEFAULTS["window"], help_text="local window, tokens")
     topk = models.PositiveIntegerField(default=DEFAULTS["topk"], help_text="top-k budget, tokens")
@@ -167,7 +167,7 @@ class StrategyResult(models.Model):
     rate_max = models.FloatField(null=True, blank=True)
     accuracy = models.FloatField(null=True, blank=True)
     n_probes = models.PositiveIntegerField(default=0)
-    # Accuracy's uncertainty (engine.stats): Wilson 95% interval, token F1, exact McNemar against the best.
+    # Accuracy's uncertainty (engine.core.stats): Wilson 95% interval, token F1, exact McNemar against the best.
     accuracy_low = models.FloatField(null=True, blank=True)
     accuracy_high = models.FloatField(null=True, blank=True)
     f1 = models.FloatField(null=True, blank=True)

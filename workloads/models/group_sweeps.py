@@ -6,8 +6,8 @@ from workloads.models.workloads import Workload
 
 
 class GroupSweep(Job):
-    """Whole documents with Index Share at several group sizes on a workload's probes (engine.group_sweep): how
-    many layers can share one indexer before accuracy drops, for this workload. Kept apart from comparison runs:
+    """Whole documents with Index Share at several group sizes on a workload's probes (engine.evaluation.group_sweep):
+    how many layers can share one indexer before accuracy drops, for this workload. Kept apart from comparison runs:
     it is a study of one engine setting, not a period's measurement, so it never enters the history, the
     planning's measured rates or the schedule."""
 
@@ -27,7 +27,7 @@ class GroupSweep(Job):
     device = models.CharField(max_length=200, blank=True)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
-    report = models.JSONField(null=True, blank=True, help_text="engine.group_sweep's report")
+    report = models.JSONField(null=True, blank=True, help_text="engine.evaluation.group_sweep's report")
 
     def __str__(self) -> str:
         return f"group-size sweep {self.pk} of {self.workload}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
-from engine import run_settings
+from engine.core import run_settings
 from workloads.formatting import dollars, percent
 from workloads.models import Alert, ComparisonRun, StrategyResult, periods
 from workloads.reporting import rerun_spread

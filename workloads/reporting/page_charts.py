@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.html import json_script
 
-from engine.run_settings import name as strategy_name
+from engine.core.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
 from workloads.models.comparison_runs import STRATEGIES
 from workloads.comparisons import sweep_starting

@@ -1,5 +1,5 @@
 """The run's one recommendation, as the run page, the dashboard, the planning page, the PDF and the mail
-state it: engine.decision.decide on the run's stored results.
+state it: engine.core.decision.decide on the run's stored results.
 
 Costs are per unit of work (contract, ticket, thousand lines) in device dollars at the run's prices;
 an unpriced run, or one whose device time is priced at $0, is compared on measured device seconds
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import run_settings, stats
-from engine.decision import Decision, Option, View, decide
+from engine.core import run_settings, stats
+from engine.core.decision import Decision, Option, View, decide
 from workloads.formatting import count_of, dollars, seconds
 from workloads.models import ComparisonRun, StrategyResult
 

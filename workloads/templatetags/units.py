@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from engine.stats import wilson
+from engine.core.stats import wilson
 from workloads.formatting import count_of, dollars, flops, percent, seconds, signed, strategies, strategy
 
 register = template.Library()

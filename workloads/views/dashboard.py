@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from engine.decision import Decision
+from engine.core.decision import Decision
 from workloads.documents import document_sets
 from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
 from workloads.organisations import access

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from engine.run_settings import name
+from engine.core.run_settings import name
 from workloads.comparisons.planning import project
 from workloads.models import ComparisonRun
 from workloads.organisations import access

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from engine import run_settings
+from engine.core import run_settings
 from workloads import deletion
 from workloads.comparisons import fit, pricing, pricing_history, starting
 from workloads.documents import document_sets

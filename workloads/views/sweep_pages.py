@@ -1,4 +1,4 @@
-"""Group-size sweeps: how many layers can share one indexer for this workload (engine.group_sweep)."""
+"""Group-size sweeps: how many layers can share one indexer for this workload (engine.evaluation.group_sweep)."""
 
 from __future__ import annotations
 

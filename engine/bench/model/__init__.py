@@ -2,7 +2,7 @@
 
 The transformers model (random weights of a preset's shape, made on the device) with the
 engine's attention registered, prefilled in chunks against a DynamicCache and decoded one
-token at a time by engine.generate.forward, exactly as a comparison runs it. Per length and
+token at a time by engine.model.generate.forward, exactly as a comparison runs it. Per length and
 mode: prefill seconds, decode seconds per token at that context, peak memory, and the shares
 of attention, indexer and everything else (component_timer). Dense runs under each SDPA
 backend the device accepts (cuDNN, flash, memory-efficient) and the fastest is named.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
-from engine.generate import forward
+from engine.model.generate import forward
 from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 

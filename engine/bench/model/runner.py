@@ -14,16 +14,16 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from transformers import AutoModelForCausalLM
 
 from engine.attention import AttentionConfig, LayerPlan
-from engine.attention.config import INDEXERS
+from engine.core.attention_config import INDEXERS
 from engine.bench.model.component_timer import TimedAttention
 from engine.bench.model.logits_check import logits_check
 from engine.bench.model.presets import ATTENTION, DEFAULT_CHUNK, DEFAULT_LENGTHS, model_config
-from engine.device_profile import write_profile
+from engine.core.device_profile import write_profile
 from engine.bench.bench_options import parse_length
-from engine.errors import EngineError
-from engine.generate import forward
-from engine.jsonfile import write_json_atomic
-from engine.measure import Meter, device_name
+from engine.core.errors import EngineError
+from engine.model.generate import forward
+from engine.core.jsonfile import write_json_atomic
+from engine.model.measure import Meter, device_name
 from engine.model import hf_attention
 from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
@@ -53,7 +53,7 @@ def run_bench(args: argparse.Namespace) -> int:
         "method": (
             "random bf16 weights made on the device (transformers from_config); one forward per prefill chunk "
             "against a DynamicCache that appends in place (engine.model.kv_cache), then decode_tokens one-token "
-            "forwards, through engine.generate.forward. "
+            "forwards, through engine.model.generate.forward. "
             "Seconds: CUDA events (CPU: perf_counter). Shares: events around every attention call and around "
             "the indexer (scores + selection) inside them; other = forward - attention. Each variant runs once "
             "untimed at the first length's first two chunks first (compilation, autotuning)."
@@ -200,7 +200,7 @@ def _settings(args: argparse.Namespace) -> dict:
 
 
 def _versions() -> dict:
-    from engine.provenance import versions
+    from engine.model.provenance import versions
 
     return versions()
 

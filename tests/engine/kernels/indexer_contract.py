@@ -24,7 +24,7 @@ def fresh_inputs(batch, hq, hkv, tq, tk, d, dtype):
 
 class IndexerContract:
     backend_name: str
-    indexer: str  # engine.attention.config.INDEXERS
+    indexer: str  # engine.core.attention_config.INDEXERS
 
     @staticmethod
     def oracle(q: torch.Tensor, k: torch.Tensor, layout: QueryLayout) -> torch.Tensor:

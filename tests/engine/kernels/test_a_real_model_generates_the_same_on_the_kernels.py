@@ -10,9 +10,9 @@ short and the budget small.
 import pytest
 import torch
 
-import engine.generate
+import engine.model.generate
 from engine.attention import AttentionConfig
-from engine.generate import encode_prompt, generate
+from engine.model.generate import encode_prompt, generate
 from engine.model.loader import load_model
 
 pytestmark = pytest.mark.model
@@ -31,14 +31,14 @@ def test_smollm2_generates_the_same_text_and_logits_on_both_backends(smollm2_fp3
     cfg = AttentionConfig(mode="index_share", block_size=16, window=16, topk=16, global_blocks=1)
     assert len(ids) > 3 * cfg.budget_tokens
     chunk = len(ids) // 2
-    forward = engine.generate.forward
+    forward = engine.model.generate.forward
     texts, logits = {}, {}
     for backend in ("torch", "triton"):
         monkeypatch.setenv("COSTPLANNER_ATTENTION_BACKEND", backend)
         # Each forward's logits (the prefill chunks, then the decode steps): the text
         # alone hides an error that leaves three greedy tokens unchanged.
         logits[backend] = []
-        monkeypatch.setattr(engine.generate, "forward",
+        monkeypatch.setattr(engine.model.generate, "forward",
                             lambda *args, seen=logits[backend], **kwargs: seen.append(forward(*args, **kwargs))
                             or seen[-1])
         result = generate(smollm2_fp32, ids, cfg, max_new_tokens=3, prefill_chunk=chunk)

@@ -5,7 +5,7 @@ import torch
 
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
 from engine.attention.backends import resolve
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from tests.engine.kernels.conftest import DEVICE, ON_GPU
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from gguf import GGUFWriter
 
-from engine.model.catalogue import QWEN_05B
+from engine.core.catalogue import QWEN_05B
 
 
 @pytest.fixture

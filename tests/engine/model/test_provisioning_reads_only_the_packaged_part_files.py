@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from engine.errors import EngineError
-from engine.model.catalogue import QWEN_05B, model_dir
+from engine.core.errors import EngineError
+from engine.core.catalogue import QWEN_05B, model_dir
 from engine.model.provisioning import join_parts, part_files, provision
 
 

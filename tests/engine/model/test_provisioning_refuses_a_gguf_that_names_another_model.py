@@ -3,8 +3,8 @@ refuses a file whose name, architecture, positions or licence field is not the c
 
 import pytest
 
-from engine.errors import EngineError
-from engine.model.catalogue import QWEN_05B
+from engine.core.errors import EngineError
+from engine.core.catalogue import QWEN_05B
 from engine.model.provisioning import check_header
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.stats import Spread, same_within_measurement
+from engine.core.stats import Spread, same_within_measurement
 
 
 def test_a_spread_keeps_the_median_and_the_extremes():

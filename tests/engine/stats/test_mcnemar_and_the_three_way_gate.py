@@ -6,7 +6,7 @@ for X ~ Binomial(b + c, 1/2), capped at 1.
 
 import pytest
 
-from engine.stats import discordant, gate, gates, mcnemar_exact, probes_to_tell
+from engine.core.stats import discordant, gate, gates, mcnemar_exact, probes_to_tell
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
-"""engine.decision.decide: one strategy recommended in one short sentence, with its reasons."""
+"""engine.core.decision.decide: one strategy recommended in one short sentence, with its reasons."""
 
-from engine.decision import Option, View, decide
-from engine.stats import Gate
+from engine.core.decision import Option, View, decide
+from engine.core.stats import Gate
 
 WITHIN = Gate("within", 0.0, None, None)
 

@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import run_settings, stats
-from engine.decision import Option, View, decide
+from engine.core import run_settings, stats
+from engine.core.decision import Option, View, decide
 
 VIEW = View(unit="contract", money=lambda v: f"${v:,.4g}", basis="device dollars", gate_points=5)
 STATISTICS = ("McNemar", "p =", "Wilson", "F1", "FLOP", "±")

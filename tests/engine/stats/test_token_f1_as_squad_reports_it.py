@@ -1,6 +1,6 @@
 import pytest
 
-from engine.probes import token_f1
+from engine.core.probes import token_f1
 
 
 @pytest.mark.parametrize(

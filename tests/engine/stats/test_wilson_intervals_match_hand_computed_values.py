@@ -4,7 +4,7 @@ centre-and-half-width form)."""
 
 import pytest
 
-from engine.stats import wilson
+from engine.core.stats import wilson
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ def _ran(mode: str, *, seconds: float, tokens_in: int, accuracy: float, gated: b
 
 
 def compare_report(probe, device: str = "cpu") -> dict:
-    """A small report shaped like engine.compare's `_report`: two strategies ran, one was refused."""
+    """A small report shaped like engine.strategies.compare's `_report`: two strategies ran, one was refused."""
     return {
         "model": MODEL, "device": device, "max_positions": 8192,
         "documents": [{"name": "contract-a.txt", "tokens": 120}], "chunks": 1,

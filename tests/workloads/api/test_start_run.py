@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES
+from engine.core.run_settings import DEFAULT_STRATEGIES, STRATEGIES
 
 from workloads.models import ComparisonRun, Document, Probe
 

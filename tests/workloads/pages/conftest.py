@@ -19,7 +19,7 @@ VERSIONS = {"engine": "abc123", "python": "3.11.9", "torch": "2.13.0", "transfor
 def strategy(mode: str, *, seconds: float, accuracy: float, answers: list[dict], linear: float = 4e11,
              attention: float = 2e11, indexer: float = 0.0, gated: bool = False, top1: float | None = None,
              overlap: float | None = None, tokens_in: int = 2000, tokens_out: int = 20, calls: int = 1) -> dict:
-    """One strategy's entry in an engine report (engine/compare.py `_report`)."""
+    """One strategy's entry in an engine report (engine/strategies/compare.py `_report`)."""
     return {
         "mode": mode, "tokens_in": tokens_in, "tokens_out": tokens_out, "calls": calls, "device": "cpu",
         "seconds": seconds, "wall_seconds": seconds * 1.1,

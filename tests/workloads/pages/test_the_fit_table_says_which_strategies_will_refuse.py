@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from engine.call_plan import call_plan, estimated_chunks, positions_needed
-from engine.run_settings import DEFAULT_STRATEGIES, STRATEGIES, full_mode, name
+from engine.core.call_plan import call_plan, estimated_chunks, positions_needed
+from engine.core.run_settings import DEFAULT_STRATEGIES, STRATEGIES, full_mode, name
 from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
 

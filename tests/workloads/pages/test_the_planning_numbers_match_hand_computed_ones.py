@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine import ledger, run_settings
-from engine.call_plan import Call
+from engine.core import ledger, run_settings
+from engine.core.call_plan import Call
 from tests.workloads.pages.conftest import make_run, standard_report
 from workloads.comparisons import planning
 from workloads.comparisons.planning import _calls, project

@@ -5,7 +5,7 @@ profile here: one measured rate prices every length (test_the_planning_follows_t
 import pytest
 from django.urls import reverse
 
-from engine import ledger, run_settings
+from engine.core import ledger, run_settings
 from tests.workloads.pages.conftest import answer, html, make_run, standard_report, strategy
 from workloads.comparisons.planning import project
 from workloads.models import ApiPrice
@@ -35,7 +35,7 @@ def test_a_cached_question_pays_a_third_of_the_prefill_when_three_questions_shar
     # 32,768 tokens of one document, its header line (12) and the prompt (80); the question's own 24 follow the cache.
     prefix = 32_768 + 12 + 80 - 24
     question = ledger.continuation_costs(shape, cfg, prefix, 24, 24).total_flops
-    # The documents end in no question: their prefill keeps the documents' budget to the end (engine.prefix).
+    # The documents end in no question: their prefill keeps the documents' budget to the end (engine.strategies.prefix).
     prefill = ledger.prefill_costs(shape, cfg, prefix, answer_tail=False).total_flops
     assert projection.questions == 3
     assert projection.flops["full_index_share_cached"][0] == pytest.approx(question + prefill / 3)

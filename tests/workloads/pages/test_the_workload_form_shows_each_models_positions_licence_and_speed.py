@@ -6,8 +6,8 @@ import re
 
 from django.urls import reverse
 
-from engine.model.catalogue import QWEN_05B, SMOLLM2, model_dir
-from engine.model.speed import stored_speed
+from engine.core.catalogue import QWEN_05B, SMOLLM2, model_dir
+from engine.core.stored_speed import stored_speed
 
 
 def test_each_model_option_says_its_positions_licence_and_measured_speed(alice_client, alice):

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from engine.probes import load_probes
+from engine.core.probes import load_probes
 from workloads.comparisons.starting import start_run
 from workloads.documents.intake import store_upload
 from workloads.models import ApiPrice, GpuPrice, Membership, Organisation, Probe, Role, Upload, Workload

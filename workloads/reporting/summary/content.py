@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import decision as wording
-from engine import run_settings
-from engine.decision import Decision
-from engine.run_settings import ANSWER_TOKENS
+from engine.core import decision as wording
+from engine.core import run_settings
+from engine.core.decision import Decision
+from engine.core.run_settings import ANSWER_TOKENS
 from workloads.comparisons.planning import project
 from workloads.documents import document_sets
 from workloads.formatting import count_of, dollars
@@ -50,7 +50,7 @@ class StrategyRow:
 
 @dataclass(frozen=True)
 class GlanceRow:
-    """One strategy on page one, in the recommendation's own words and figures (engine.decision)."""
+    """One strategy on page one, in the recommendation's own words and figures (engine.core.decision)."""
 
     name: str
     cost: str  # per unit of work, with its measured range

@@ -16,7 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from engine.run_settings import name as strategy_name
+from engine.core.run_settings import name as strategy_name
 from workloads.formatting import dollars
 from workloads.reporting import chart_notes
 from workloads.reporting.page_charts import COLOURS

@@ -4,8 +4,8 @@ devices (issue 36: a 36% move between two runs was reported as a change)."""
 
 import torch
 
-from engine.device_profile import device_class
-from engine.measure import cpu_model, device_name
+from engine.core.device_profile import device_class
+from engine.model.measure import cpu_model, device_name
 from workloads.models import Alert
 
 from .conftest import Q3, Q4, run_at

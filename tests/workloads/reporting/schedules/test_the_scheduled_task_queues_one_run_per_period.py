@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from engine.run_settings import DEFAULT_STRATEGIES
+from engine.core.run_settings import DEFAULT_STRATEGIES
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ApiPrice, ComparisonRun, Probe, ScheduleEvent, Workload
 from workloads.reporting import scheduling

@@ -9,7 +9,7 @@ import re
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from engine import run_settings, stats
+from engine.core import run_settings, stats
 from tests.workloads.pages.conftest import answer, make_run, report, strategy
 from tests.workloads.reporting.summary.conftest import DEVICE
 from workloads.reporting.recommendation import recommendation
@@ -35,7 +35,7 @@ def _page(pdf: bytes, index: int) -> tuple[str, int]:
 
 
 def _gated(entries: dict) -> dict:
-    """The entries with the three-way gate a real comparison stores (engine.stats.gates on their answers)."""
+    """The entries with the three-way gate a real comparison stores (engine.core.stats.gates on their answers)."""
     ran = {name: [a["correct"] for a in e["probes"]] for name, e in entries.items() if "refused" not in e}
     for name, gate in stats.gates(ran, 5.0).items():
         entries[name]["quality"] |= {"gate": gate.call, "mcnemar_p": gate.p_value,

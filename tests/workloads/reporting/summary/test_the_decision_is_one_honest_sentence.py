@@ -1,4 +1,4 @@
-"""The run's one recommendation (engine.decision on the stored rows): per unit of work, in dollars when priced,
+"""The run's one recommendation (engine.core.decision on the stored rows): per unit of work, in dollars when priced,
 with the gate, the noise and both views as labelled reasons."""
 
 from tests.workloads.pages.conftest import answer, report, strategy

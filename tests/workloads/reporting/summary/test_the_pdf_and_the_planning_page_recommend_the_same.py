@@ -4,7 +4,7 @@ words: the one decision function's (they contradicted each other when each worde
 from django.urls import reverse
 from django.utils.html import escape
 
-from engine import run_settings
+from engine.core import run_settings
 from tests.workloads.pages.conftest import html
 from tests.workloads.reporting.summary.test_the_pdf_answers_the_managers_question import _page_text
 from workloads.reporting.recommendation import recommendation

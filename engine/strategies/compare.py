@@ -9,18 +9,18 @@ documents' own cache in the cached strategies):
                sliding_window).
   full_<mode>_cached  the same, but the documents (the prompts' shared start) are
                prefilled once per run, before the probes, and each probe's call
-               continues from that cache (engine.prefix). The report splits its
+               continues from that cache (engine.strategies.prefix). The report splits its
                cost into `prefill_seconds` (once) and `per_question_seconds`; the
                documents' tokens and prefill FLOPs count once.
   chunked      map: for each probe, one call per chunk (chunk + question, dense
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
-               The subject guard (engine.subject_guard) first drops the answers of
+               The subject guard (engine.strategies.subject_guard) first drops the answers of
                chunks whose document does not name what the question names.
-  retrieval    BM25 over the same chunks (engine.retrieval), then one dense call with
+  retrieval    BM25 over the same chunks (engine.strategies.retrieval), then one dense call with
                the chunks the search picks, in document order, and the question.
   routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, told to answer
-               NONE when the chunks do not say; a NONE (engine.abstention) escalates
+               NONE when the chunks do not say; a NONE (engine.strategies.abstention) escalates
                to the full_index_share call. Where the documents do not fit the model
                it cannot escalate, keeps the retrieval answer and counts the refusal.
 
@@ -43,7 +43,7 @@ one question makes, the same work each time) as a median and its range.
 Quality: probes answered correctly (normalised whole-word match), per kind, with
 the Wilson 95% interval and token F1 beside it; next-token top-1 agreement of
 sparse modes with dense over the documents; Index Share's index overlap. Each
-strategy is gated against the most accurate one on the same probes (engine.stats:
+strategy is gated against the most accurate one on the same probes (engine.core.stats:
 gated, within, cannot_tell, or none with one strategy): a gated strategy's savings
 do not count, as MLPerf counts a result only at the reference accuracy.
 """
@@ -58,21 +58,23 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from engine import calibration, call_plan, decision, ledger, retrieval, run_settings, stats, subject_guard
-from engine.abstention import NONE, says_none
+from engine.evaluation import calibration
+from engine.core import call_plan, decision, ledger, run_settings, stats
+from engine.strategies import retrieval, subject_guard
+from engine.strategies.abstention import NONE, says_none
 from engine.attention import AttentionConfig
-from engine.chunking import Chunk, split_documents
-from engine.documents import Document
-from engine.errors import EngineError
-from engine.generate import (
+from engine.strategies.chunking import Chunk, split_documents
+from engine.core.documents import Document
+from engine.core.errors import EngineError
+from engine.model.generate import (
     GenerationResult, check_length, encode_prompt, generate, top1_agreement, top1_predictions,
 )
-from engine.measure import Measurement, device_name, seconds_basis
+from engine.model.measure import Measurement, device_name, seconds_basis
 from engine.model.loader import LoadedModel
-from engine.openmp import waits_passively
-from engine.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
-from engine.probes import Probe, is_correct, token_f1
-from engine.run_settings import (ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode,
+from engine.core.openmp import waits_passively
+from engine.strategies.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
+from engine.core.probes import Probe, is_correct, token_f1
+from engine.core.run_settings import (ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode,
                                  uses_index_share)
 
 RETRIEVAL_STRATEGIES = ("retrieval", "routed")
@@ -178,7 +180,7 @@ class StrategyResult:
 class Workload:
     documents: Sequence[Document]
     probes: Sequence[Probe]
-    # The defaults are engine.run_settings', as the web app's and the CLI's are.
+    # The defaults are engine.core.run_settings', as the web app's and the CLI's are.
     strategies: Sequence[str] = run_settings.DEFAULT_STRATEGIES
     chunk_tokens: int = run_settings.DEFAULTS["chunk_tokens"]
     chunk_overlap: int = run_settings.DEFAULTS["chunk_overlap"]
@@ -223,7 +225,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     planned += 0 if too_long else sum(s in CACHED_MODES for s in strategies)  # each cache's one-off prefill
     if lm.device.type == "cpu" and not waits_passively():
         log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
-                    "while they wait, which grows with the machine's load (see engine/openmp.py)")
+                    "while they wait, which grows with the machine's load (see engine/core/openmp.py)")
 
     refusal = (
         f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
@@ -380,7 +382,7 @@ def _answer_retrieval(caller: _Caller, work: Workload, index: retrieval.Index, p
 
 
 def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe: Probe, out: StrategyResult) -> None:
-    """Map every chunk, drop the answers the subject guard refuses (engine.subject_guard), reduce the rest."""
+    """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the rest."""
     cfg, lm = work.attention.replace(mode="dense"), caller.lm
     texts = {d.name: d.text for d in work.documents}
     telling = subject_guard.telling_names(probe.question, texts.values())
@@ -441,7 +443,7 @@ def _header(chunk: Chunk) -> str:
 
 def documents_prompt(lm: LoadedModel, documents: Sequence[Document]) -> list[int]:
     """The documents as a whole-document prompt lays them out, without a question: what anchors=workload
-    calibrates on (engine.calibration.for_run)."""
+    calibrates on (engine.evaluation.calibration.for_run)."""
     return _chat(lm, _documents_text(documents))
 
 
@@ -581,7 +583,7 @@ def _retrieval_report(r: StrategyResult) -> dict:
 
 
 def _decision(strategies: dict, results: dict[str, StrategyResult], work: Workload, basis: str) -> decision.Decision:
-    """The one recommendation (engine.decision), per question at the run's prices, with each cost's spread."""
+    """The one recommendation (engine.core.decision), per question at the run's prices, with each cost's spread."""
     options = []
     for name, r in results.items():
         if r.refused:

@@ -6,10 +6,10 @@ accuracy. The sweep measures both per workload, and recommends the smallest cost
 quality gate against the most accurate group size.
 
 Each size is asked twice where it matters: with uniform groups (every G-th sparse layer runs the indexer) and with
-the model's calibrated anchor layers (engine.calibration: as many groups, each starting where its selection best
+the model's calibrated anchor layers (engine.evaluation.calibration: as many groups, each starting where its selection best
 covers the attention of the layers that reuse it). Each of these arms is asked every probe, interleaved probe by
 probe (probe i starts with arm i mod k), as a comparison interleaves its strategies: a burst of load on the machine
-then falls on every arm alike. Each ask is a one-probe engine.compare of full_index_share, so its seconds, FLOPs
+then falls on every arm alike. Each ask is a one-probe engine.strategies.compare of full_index_share, so its seconds, FLOPs
 and grading are exactly a comparison's.
 """
 
@@ -19,14 +19,15 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from engine import calibration, stats
+from engine.evaluation import calibration
+from engine.core import stats
 from engine.attention import AttentionConfig, LayerPlan
-from engine.compare import Workload, compare, documents_prompt
-from engine.documents import Document
-from engine.errors import EngineError
+from engine.strategies.compare import Workload, compare, documents_prompt
+from engine.core.documents import Document
+from engine.core.errors import EngineError
 from engine.model.loader import LoadedModel
-from engine.probes import Probe
-from engine.run_settings import GROUP_SIZES
+from engine.core.probes import Probe
+from engine.core.run_settings import GROUP_SIZES
 
 STRATEGY = "full_index_share"
 Progress = Callable[[int, int, str], None]  # (asks done, asks planned, what is running)
@@ -52,7 +53,7 @@ def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe
           group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
           progress: Progress | None = None, calibrate: bool = True) -> dict:
     """Ask every probe at every group size, with uniform groups and (calibrate=True) with anchor layers calibrated
-    as a comparison run's default calibrates them (engine.calibration.for_run, anchors=workload); return each arm's
+    as a comparison run's default calibrates them (engine.evaluation.calibration.for_run, anchors=workload); return each arm's
     accuracy (with its 95% interval and its gate against the best arm), FLOPs and priced seconds, and the
     recommended arm."""
     sizes = list(dict.fromkeys(group_sizes))

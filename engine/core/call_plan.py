@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.run_settings import ANSWER_TOKENS, DEFAULTS, full_mode
+from engine.core.run_settings import ANSWER_TOKENS, DEFAULTS, full_mode
 
 # The system message, chat template, document headers and question around the documents, measured on the sample
 # workload's prompts (about 60 to 80 tokens).

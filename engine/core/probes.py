@@ -31,7 +31,7 @@ retrieval, from a numbered heading
     samples/contracts this shape gave the only probes.
 retrieval, from Python code
     What a function returns, what a constant is set to, which exception a function raises, which module a file
-    imports a name from, a function's first parameter: read by Python's own parser (engine.code_probes), each
+    imports a name from, a function's first parameter: read by Python's own parser (engine.core.code_probes), each
     question naming its file. Answer: the exact span of the source.
 multi_hop
     A retrieval fact in document A whose value is a capitalised name ("The account
@@ -62,10 +62,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.code_probes import code_facts
-from engine.documents import Document
-from engine.errors import EngineError
-from engine.jsonfile import write_text_atomic
+from engine.core.code_probes import code_facts
+from engine.core.documents import Document
+from engine.core.errors import EngineError
+from engine.core.jsonfile import write_text_atomic
 
 KINDS = ("retrieval", "cross_reference", "multi_hop", "user")
 FIELDS = ("question", "answer", "kind", "source", "passage")
@@ -99,7 +99,7 @@ def load_probes(path: str | os.PathLike) -> list[Probe]:
 
 
 def save_probes(probes: Iterable[Probe], path: str | os.PathLike) -> None:
-    """Write probes as JSON Lines that load_probes reads back unchanged, whole or not at all (engine.jsonfile)."""
+    """Write probes as JSON Lines that load_probes reads back unchanged, whole or not at all (engine.core.jsonfile)."""
     write_text_atomic(path, "".join(json.dumps(_record(probe), ensure_ascii=False) + "\n" for probe in probes))
 
 

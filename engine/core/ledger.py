@@ -24,9 +24,9 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.attention.config import ANSWER_TAIL_TOKENS, AttentionConfig
-from engine.attention.plan import LayerPlan
-from engine.model.metadata import ModelMetadata
+from engine.core.attention_config import ANSWER_TAIL_TOKENS, AttentionConfig
+from engine.core.layer_plan import LayerPlan
+from engine.core.model_metadata import ModelMetadata
 
 COMPONENTS = ("linear", "attention", "indexer")
 
@@ -85,7 +85,7 @@ class Costs:
 
 
 def from_metadata(m: ModelMetadata, name: str) -> ModelShape:
-    """Shape of a Llama/Qwen2/Mistral/Gemma3-style decoder from its dimensions (engine.model.metadata)."""
+    """Shape of a Llama/Qwen2/Mistral/Gemma3-style decoder from its dimensions (engine.core.model_metadata)."""
     d, layers, heads, kv_heads, head_dim = m.hidden_size, m.num_layers, m.num_heads, m.num_kv_heads, m.head_dim
     per_layer = 2 * d * (heads + 2 * kv_heads) * head_dim + 2 * heads * head_dim * d + 3 * 2 * d * m.intermediate_size
     lm_head = 2 * d * m.vocab_size
@@ -136,7 +136,7 @@ GLM52_LIKE = ModelShape(
     vocab=151_552,
     max_positions=1 << 20,
     learned_indexer=IndexerShape(heads=32, head_dim=128, bytes_per_key=1),
-    source="published figures (see engine/ledger.py), not measured",
+    source="published figures (see engine/core/ledger.py), not measured",
 )
 
 # The smollm2 preset needs no weights: the default model's config, as converted.
@@ -158,7 +158,7 @@ def prefill_costs(shape: ModelShape, cfg: AttentionConfig, n: int, answer_tail: 
 
     answer_tail: the last ANSWER_TAIL_TOKENS queries attend once more at the answer's budget
     (AttentionConfig.answer_topk), as a prompt's last forward does; a cached prefix's prefill (and continuation_costs'
-    prefix, which it subtracts) leaves them out, as engine.prefix does.
+    prefix, which it subtracts) leaves them out, as engine.strategies.prefix does.
     last_block_exact: the pooled_mass indexer scores a forward's last block query by query; continuation_costs
     counts the prefix as the first queries of a longer forward, where that block was pooled like the rest."""
     costs = Costs()

@@ -12,7 +12,7 @@ one of two files). Code states more than where names live, in shapes a parser re
 Each answer is an exact span of the lines it comes from, so a probe stays checkable without a judge, and each
 question names its file, since two files may well define the same name. A name defined twice in one file asks
 nothing: the question could not say which is meant. Files that do not parse as Python give nothing; other
-languages keep the regular-expression probes of engine.probes (which file defines a function or class).
+languages keep the regular-expression probes of engine.core.probes (which file defines a function or class).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import chain, zip_longest
 
 CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
-MAX_STRING_WORDS = 6  # as engine.probes keeps a fact's value short
+MAX_STRING_WORDS = 6  # as engine.core.probes keeps a fact's value short
 SELF = ("self", "cls")
 
 

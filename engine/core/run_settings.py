@@ -22,7 +22,7 @@ indexer ranks blocks by the attention mass each head would put on them (engine/a
 the exact indexer's cost, and it keeps the needle grid's facts where the raw-maximum indexers lose them (docs/
 engine.md, the needle grid); `exact` (DeepSeek's lightning-indexer regime, as costly as attention's own scores)
 and `pooled` stay to compare with. Groups of 4 layers are the article's; where each group starts is calibrated
-per model (engine/calibration.py, on held-out text): on the sample's 43 probes at this budget, the default model
+per model (engine/evaluation/calibration.py, on held-out text): on the sample's 43 probes at this budget, the default model
 answered 22 with uniform groups and 28 to 31 with anchors calibrated on any of four texts, against dense's 30
 (benchmarks/README.md, the sample's quality gate). Chunks of 512
 tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
@@ -33,9 +33,9 @@ one is a near-miss (a chunk that shares the question's words but not its answer)
 
 from __future__ import annotations
 
-from engine.attention.config import LIMITS as ATTENTION_LIMITS
-from engine.attention.config import INDEXERS, AttentionConfig
-from engine.errors import EngineError
+from engine.core.attention_config import LIMITS as ATTENTION_LIMITS
+from engine.core.attention_config import INDEXERS, AttentionConfig
+from engine.core.errors import EngineError
 
 FULL_MODES = {
     "full_index_share": "index_share",
@@ -43,7 +43,7 @@ FULL_MODES = {
     "full_dense": "dense",
     "full_sliding_window": "sliding_window",
 }
-# The documents' KV cache computed once per run, each question continuing from it (engine.prefix).
+# The documents' KV cache computed once per run, each question continuing from it (engine.strategies.prefix).
 CACHED_MODES = {f"{strategy}_cached": mode for strategy, mode in FULL_MODES.items()}
 STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked", "retrieval", "routed")
 # What businesses choose between (Li et al., EMNLP 2024): search the chunks, Self-Route, whole documents with and
@@ -86,11 +86,11 @@ LABELS = {
     "retrieval_tokens": "tokens a search gives",
 }
 # Where Index Share's groups start: at anchor layers calibrated on the workload's documents or on the model's
-# calibration text (engine.calibration), or every group_size-th sparse layer. The workload's own documents are the
+# calibration text (engine.evaluation.calibration), or every group_size-th sparse layer. The workload's own documents are the
 # default: on the sample's 43 probes they put Index Share inside the 5-point gate (31 right against naive sparse's
 # 33), where the model's calibration text gave 27 and uniform groups 22 (benchmarks/README.md, the sample's gate).
 ANCHORS = ("workload", "calibrated", "uniform")
-# The group sizes a group-size sweep asks (engine.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
+# The group sizes a group-size sweep asks (engine.evaluation.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
 # article's.
 GROUP_SIZES = (1, 2, 4, 8)
 # Bounds that catch typos; the engine checks the rest against the model (chunk room, block size).

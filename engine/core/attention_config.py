@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 MODES = ("dense", "sliding_window", "naive_sparse", "index_share")
 INDEXERS = ("pooled_mass", "mass", "exact", "pooled")  # the runs' default first: forms and errors list them so
@@ -13,7 +13,7 @@ INDEXERS = ("pooled_mass", "mass", "exact", "pooled")  # the runs' default first
 # Largest block and budget we accept: far beyond any context the engine can hold,
 # small enough to catch a typo such as a stray extra zero or a negative number.
 _MAX_TOKENS = 1 << 24
-# The bounds of the settings a run may tune (engine.run_settings shows them to users); the window's lower bound
+# The bounds of the settings a run may tune (engine.core.run_settings shows them to users); the window's lower bound
 # is also the block size, checked below.
 LIMITS = {"group_size": (1, 1024), "window": (1, _MAX_TOKENS), "topk": (0, _MAX_TOKENS), "global_blocks": (0, 4096)}
 # A forward's last this many queries, where a prompt's question sits, select at the answer's top-k
@@ -46,7 +46,7 @@ class AttentionConfig:
     dense_layers: int = 2
     indexer: str = "pooled_mass"
     # index_share only: the layers that run the indexer, each leading the sparse layers up to the next one
-    # (groups of unequal sizes, as a calibration chose them: engine.calibration). None: every group_size-th.
+    # (groups of unequal sizes, as a calibration chose them: engine.evaluation.calibration). None: every group_size-th.
     anchor_layers: tuple[int, ...] | None = None
     # Decoding: the indexer layers re-select every `decode_reselect`-th new token; the tokens between reuse the
     # top-k the last selection made (sinks, window and globals still follow the new token). 0: never, the

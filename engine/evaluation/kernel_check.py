@@ -15,14 +15,14 @@ from dataclasses import dataclass
 import torch
 
 from engine.attention.backends import resolve
-from engine.attention.config import AttentionConfig
+from engine.core.attention_config import AttentionConfig
 from engine.attention.indexers import exact_scores as reference_exact_scores
 from engine.attention.indexers import pooled_scores as reference_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import block_sparse_attention as reference_attention
 from engine.attention.selection import block_index
-from engine.backend_names import BACKENDS
-from engine.errors import EngineError
+from engine.core.backend_names import BACKENDS
+from engine.core.errors import EngineError
 
 TOLERANCE = {torch.float32: 1e-3, torch.bfloat16: 1e-2}
 

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def plot_grid(report: dict, path: str | os.PathLike) -> None:
-    """Write report's (engine.needle.run_grid) accuracy heat maps to path (PNG)."""
+    """Write report's (engine.evaluation.needle.run_grid) accuracy heat maps to path (PNG)."""
     summary = report["summary"]
     lengths, depths = report["lengths"], report["depths"]
     names = list(summary)

@@ -1,6 +1,6 @@
 """BM25 search over a comparison's chunks, the chunks a question gets, and whether they hold its source. Torch-free.
 
-The retrieval strategies search the same chunks the chunked strategy asks one by one (engine.chunking), so the
+The retrieval strategies search the same chunks the chunked strategy asks one by one (engine.strategies.chunking), so the
 strategies differ only in what they do with them. The index is built once per comparison over the chunks' texts;
 each question is one query against it.
 
@@ -13,7 +13,7 @@ removed, and no stemmer (a stemmer would be one more dependency, PyStemmer, for 
 their subject). Question words the chunks never use are dropped, and a question left with none scores every
 chunk 0: ties keep the chunks' document order.
 
-How many chunks a question gets is engine.call_plan.retrieved's rule, which the planning projects with: `count`
+How many chunks a question gets is engine.core.call_plan.retrieved's rule, which the planning projects with: `count`
 when it is set (above 0), else as many of the best-ranked as fit `budget` tokens together, and one at least. They
 go to the model in document order, not rank order, so that text that runs on from one chunk into the next still
 reads in order.
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.call_plan import retrieved
-from engine.chunking import Chunk
-from engine.probes import Probe
+from engine.core.call_plan import retrieved
+from engine.strategies.chunking import Chunk
+from engine.core.probes import Probe
 
-# A multi-hop probe keeps the sentences of its hops in one passage, joined so (engine.probes' _candidate).
+# A multi-hop probe keeps the sentences of its hops in one passage, joined so (engine.core.probes' _candidate).
 PASSAGE_JOIN = " … "
 SOURCE_JOIN = " + "
 

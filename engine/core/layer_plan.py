@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.attention.config import AttentionConfig
-from engine.errors import EngineError
+from engine.core.attention_config import AttentionConfig
+from engine.core.errors import EngineError
 
 
 @dataclass(frozen=True)

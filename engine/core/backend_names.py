@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 BACKENDS = ("auto", "torch", "triton")
 BACKEND_ENV = "COSTPLANNER_ATTENTION_BACKEND"

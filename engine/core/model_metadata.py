@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class ModelMetadata:
 def read_metadata(path: str | os.PathLike | None = None) -> ModelMetadata:
     """The shape of the model at `path` (a Hugging Face folder or a .gguf file, or a catalogue name, which must
     have been provisioned: `make model`); None: the default model (ENGINE_MODEL, else the catalogue's default)."""
-    from engine.model.catalogue import MODELS, default_key, model_dir  # noqa: PLC0415  (torch-free)
+    from engine.core.catalogue import MODELS, default_key, model_dir  # noqa: PLC0415  (torch-free)
 
     path = path or os.environ.get("ENGINE_MODEL") or default_key()
     if str(path) in MODELS:

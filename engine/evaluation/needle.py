@@ -22,14 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from engine import ledger
+from engine.core import ledger
 from engine.attention import MODES, AttentionConfig
-from engine.documents import Document, read_documents
-from engine.errors import EngineError
+from engine.core.documents import Document, read_documents
+from engine.core.errors import EngineError
 
 log = logging.getLogger(__name__)
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 DEPTHS = (0.1, 0.3, 0.5, 0.7, 0.9)
 # Names no sample document uses, so the only answer in the text is the planted one.
 _COMPANIES = (
@@ -94,7 +94,7 @@ CACHED_SUFFIX = "+cached"
 @dataclass(frozen=True)
 class Setting:
     """One column of the grid: a mode, an indexer and a budget (a share of the prompt's length, or 0 for the base's
-    own fixed top-k), asked in one pass or continuing from the documents' cached prefix (engine.prefix)."""
+    own fixed top-k), asked in one pass or continuing from the documents' cached prefix (engine.strategies.prefix)."""
 
     mode: str
     indexer: str = "pooled"
@@ -187,8 +187,8 @@ def planted_with_prefix(
 
 
 def _prefix_length(lm, ids: list[int], body: str, fact: Fact, distractors: Sequence[Fact]) -> int:
-    from engine.generate import encode_prompt
-    from engine.prefix import shared_prefix_length
+    from engine.model.generate import encode_prompt
+    from engine.strategies.prefix import shared_prefix_length
 
     other = next(f for f in (*distractors, *facts(len(_COMPANIES))) if f.company != fact.company)
     other_ids = encode_prompt(lm, f"{body}\n\n{other.question}") + _start_ids(lm, other)
@@ -197,7 +197,7 @@ def _prefix_length(lm, ids: list[int], body: str, fact: Fact, distractors: Seque
 
 def _planted(lm, haystack: str, fact: Fact, length: int, depth: float, distractors: Sequence[Fact]):
     """(ids, the fact's depth in the prompt's tokens, the documents' text with every fact planted)."""
-    from engine.generate import encode_prompt
+    from engine.model.generate import encode_prompt
 
     tok = lm.tokenizer
     hay_ids = tok(haystack, add_special_tokens=False)["input_ids"]
@@ -339,8 +339,8 @@ def run_grid(
 def _ask(lm, ids: list[int], cfg: AttentionConfig, prefix_tokens: int | None):
     """One prompt's answer: in one pass (with the recall diagnostic for sparse modes), or its first prefix_tokens
     prefilled into a cache first and the rest continuing from it, as a cached strategy asks (no recall there)."""
-    from engine.generate import generate
-    from engine.prefix import generate_from, prefill_prefix
+    from engine.model.generate import generate
+    from engine.strategies.prefix import generate_from, prefill_prefix
 
     if prefix_tokens is None:
         return generate(lm, ids, cfg, ANSWER_TOKENS, measure_recall=cfg.mode != "dense")
@@ -366,7 +366,7 @@ def _anchors(lm, settings: Sequence[Setting]) -> dict[str, tuple[int, ...]]:
     wanted = [s for s in settings if s.anchors == "calibrated"]
     if not wanted:
         return {}
-    from engine import calibration
+    from engine.evaluation import calibration
 
     ids = calibration.text_ids(lm)
     return {s.name: calibration.calibrated(lm, s.config(len(ids)), ids).anchor_layers for s in wanted}
@@ -377,7 +377,7 @@ def _prompt_anchors(lm, setting: Setting, ids: list[int]) -> tuple[int, ...] | N
     its documents (not stored: every prompt is another text). None for the other settings."""
     if setting.anchors != "workload":
         return None
-    from engine import calibration
+    from engine.evaluation import calibration
 
     cfg = setting.config(len(ids))
     return calibration.calibrate(lm, cfg, ids[:calibration.WORKLOAD_TOKENS], store=False).anchors

@@ -15,10 +15,10 @@ import json
 import re
 from pathlib import Path
 
-from engine.errors import EngineError
-from engine.jsonfile import write_json_atomic
+from engine.core.errors import EngineError
+from engine.core.jsonfile import write_json_atomic
 
-PROFILE_DIR = Path(__file__).resolve().parent.parent / "benchmarks" / "profiles"
+PROFILE_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "profiles"
 FORMAT = 1
 _REQUIRED = ("format", "device", "device_class", "date", "versions", "answer_tokens", "strategies")
 

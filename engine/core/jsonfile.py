@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 def write_json_atomic(path: str | os.PathLike, data) -> None:

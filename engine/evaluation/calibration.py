@@ -12,7 +12,7 @@ as uniform groups of `group_size` make, each led by its first layer, maximising 
 every layer by its group's leader. The indexer therefore runs as often as with uniform groups; only
 where each group starts, and so its size, changes.
 
-The result is kept as JSON in the model cache (engine.model.cache.calibration_path), keyed by the
+The result is kept as JSON in the model cache (engine.core.cache_paths.calibration_path), keyed by the
 model and the settings that shape a selection, and used through AttentionConfig.anchor_layers.
 """
 
@@ -31,13 +31,13 @@ from engine.attention.indexers import mass_scores
 from engine.attention.layout import QueryLayout
 from engine.attention.reference import dense_attention
 from engine.attention.selection import causal_blocks, forced_ids, select_topk
-from engine.documents import read_documents
-from engine.errors import EngineError
-from engine.jsonfile import write_json_atomic
-from engine.model.cache import calibration_path
+from engine.core.documents import read_documents
+from engine.core.errors import EngineError
+from engine.core.jsonfile import write_json_atomic
+from engine.core.cache_paths import calibration_path
 from engine.model.loader import LoadedModel
 
-CALIBRATION_TEXT = Path(__file__).resolve().parent.parent / "samples" / "calibration"
+CALIBRATION_TEXT = Path(__file__).resolve().parents[2] / "samples" / "calibration"
 # Query blocks at the end of the text whose attention is recorded: they see most of it, and one
 # block row per layer keeps the recorded mass small (16 x NKB per KV head).
 TAIL_BLOCKS = 16

@@ -1,4 +1,4 @@
-"""The ledger's FLOPs of a strategy's planned calls (engine.call_plan) for one question. Torch-free: the planning
+"""The ledger's FLOPs of a strategy's planned calls (engine.core.call_plan) for one question. Torch-free: the planning
 page projects with it and the pre-run check estimates a run's work with it.
 
 A cached strategy's question continues from the documents' cache: its own calls are the question's tokens against
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import ledger
-from engine.attention import AttentionConfig
-from engine.call_plan import QUESTION_TOKENS, Call
-from engine.run_settings import ANSWER_TOKENS, CACHED_MODES
+from engine.core import ledger
+from engine.core.attention_config import AttentionConfig
+from engine.core.call_plan import QUESTION_TOKENS, Call
+from engine.core.run_settings import ANSWER_TOKENS, CACHED_MODES
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import torch
 from transformers import DynamicCache
 
 from engine.attention import AttentionConfig, LayerPlan, SparseAttention
-from engine.errors import EngineError
-from engine.measure import Measurement, Meter
+from engine.core.errors import EngineError
+from engine.model.measure import Measurement, Meter
 from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 

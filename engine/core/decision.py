@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine import run_settings, stats
+from engine.core import run_settings, stats
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ a shared machine's load lands on whichever call ran while it lasted. Beside it t
 meter keeps the time the process computed (`cpu_seconds`): its CPU time divided by
 the threads torch computes with. That is what a comparison prices on a CPU; it is
 honest only while OpenMP threads sleep rather than spin as they wait (see
-engine/openmp.py).
+engine/core/openmp.py).
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from itertools import pairwise
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.documents import Document
-from engine.errors import EngineError
+from engine.core.documents import Document
+from engine.core.errors import EngineError
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase as Tokenizer

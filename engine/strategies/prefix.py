@@ -29,11 +29,11 @@ import torch
 from transformers import DynamicCache
 
 from engine.attention import AttentionConfig
-from engine.errors import EngineError
-from engine.generate import (
+from engine.core.errors import EngineError
+from engine.model.generate import (
     GenerationResult, attention_for, check_length, check_new_tokens, decode, forward,
 )
-from engine.measure import Measurement, Meter
+from engine.model.measure import Measurement, Meter
 from engine.model.kv_cache import appending_cache
 from engine.model.loader import LoadedModel
 

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,6 @@ def lookup(key: str) -> CatalogueModel:
 
 
 def model_dir(model: CatalogueModel) -> Path:
-    from engine.model.cache import cache_dir  # noqa: PLC0415  (torch-free)
+    from engine.core.cache_paths import cache_dir  # noqa: PLC0415  (torch-free)
 
     return cache_dir() / "models" / model.key
