@@ -10,7 +10,7 @@ from django.utils import timezone
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
 from workloads.workers import leases
-from workloads.workers.leases import Claim
+from workloads.models.jobs import Claim
 
 OUTCOMES = {ComparisonRun: "succeeded", Upload: "done", Summary: "done", SummaryEmail: "sent"}
 

@@ -10,13 +10,26 @@ overwrites an outcome another process recorded first.
 from __future__ import annotations
 
 import datetime as dt
+import enum
+from collections.abc import Callable
 
+from django.conf import settings
 from django.db import models
+from django.db.models import F
 from django.utils import timezone
 
 QUEUED, RUNNING, FAILED = "queued", "running", "failed"
 # A job in one of these still has a worker to come or at work on it.
 UNFINISHED_STATUSES = (QUEUED, RUNNING)
+
+
+class Claim(enum.Enum):
+    """What a worker's claim on a job got."""
+
+    NONE = "none"  # finished, cancelled, or held by a live worker: nothing to do
+    CLAIMED = "claimed"  # was queued
+    TAKEN_OVER = "taken over"  # its worker was gone: start again from the beginning
+    GAVE_UP = "gave up"  # taken over too many times: marked failed
 
 
 class DoneStatus(models.TextChoices):
@@ -58,6 +71,36 @@ class Job(models.Model):
     @property
     def finished(self) -> bool:
         return self.status not in UNFINISHED_STATUSES
+
+    @classmethod
+    def claim(cls, pk: int, holder: str, stale_before: dt.datetime, gone: Callable[[str], bool]) -> Claim:
+        """Queued -> running, held by `holder`; or a running job whose holder is gone (its heartbeat older than
+        `stale_before`, or `gone(holder)`) taken over, from the start. One conditional UPDATE each."""
+        now = timezone.now()
+        if cls.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=now, claimed_by=holder,
+                                                           heartbeat_at=now):
+            return Claim.CLAIMED
+        row = cls.objects.filter(pk=pk, status=RUNNING).values("claimed_by", "heartbeat_at", "takeovers").first()
+        # A row with no heartbeat was claimed before leases existed: the sweep of lost jobs (fail_lost) ends it.
+        if row is None or row["heartbeat_at"] is None or not (row["heartbeat_at"] < stale_before
+                                                              or gone(row["claimed_by"])):
+            return Claim.NONE
+        # Conditional on the lease as read: of two deliveries racing for the same dead worker's job, one wins.
+        held = cls.objects.filter(pk=pk, status=RUNNING, claimed_by=row["claimed_by"],
+                                  heartbeat_at=row["heartbeat_at"])
+        if row["takeovers"] >= settings.JOB_MAX_TAKEOVERS:
+            held.update(status=FAILED, finished_at=now,
+                        error=f"its worker stopped without finishing it {row['takeovers'] + 1} times (killed, or out "
+                              "of memory): not tried again; retry it once the cause is fixed")
+            return Claim.GAVE_UP
+        if held.update(claimed_by=holder, heartbeat_at=now, started_at=now, takeovers=F("takeovers") + 1):
+            return Claim.TAKEN_OVER
+        return Claim.NONE
+
+    @classmethod
+    def beat(cls, pk: int, holder: str) -> bool:
+        """Running and held by `holder` -> its heartbeat now; whether it still was."""
+        return bool(cls.objects.filter(pk=pk, status=RUNNING, claimed_by=holder).update(heartbeat_at=timezone.now()))
 
     @classmethod
     def finish(cls, pk: int, status: str, held_by: str | None = None, **fields) -> bool:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import enum
 import logging
 import os
 import socket
@@ -21,19 +20,11 @@ import threading
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F
 from django.utils import timezone
 
-from workloads.models.jobs import FAILED, QUEUED, RUNNING, Job
+from workloads.models.jobs import Claim, Job
 
 log = logging.getLogger(__name__)
-
-
-class Claim(enum.Enum):
-    NONE = "none"  # finished, cancelled, or held by a live worker: nothing to do
-    CLAIMED = "claimed"  # was queued
-    TAKEN_OVER = "taken over"  # its worker was gone: start again from the beginning
-    GAVE_UP = "gave up"  # taken over too many times: marked failed
 
 
 def holder() -> str:
@@ -60,26 +51,9 @@ def _gone(claimed_by: str) -> bool:
 
 
 def claim(model: type[Job], pk: int) -> Claim:
-    """Claim a queued job, or take over a running one whose worker is gone, in one conditional UPDATE each."""
-    me, now = holder(), timezone.now()
-    if model.objects.filter(pk=pk, status=QUEUED).update(status=RUNNING, started_at=now, claimed_by=me,
-                                                         heartbeat_at=now):
-        return Claim.CLAIMED
-    row = model.objects.filter(pk=pk, status=RUNNING).values("claimed_by", "heartbeat_at", "takeovers").first()
-    # A row with no heartbeat was claimed before leases existed: the sweep of lost jobs (fail_lost_jobs) ends it.
-    if row is None or row["heartbeat_at"] is None or not (row["heartbeat_at"] < stale_before()
-                                                          or _gone(row["claimed_by"])):
-        return Claim.NONE
-    # Conditional on the lease as read: of two deliveries racing for the same dead worker's job, one wins.
-    held = model.objects.filter(pk=pk, status=RUNNING, claimed_by=row["claimed_by"], heartbeat_at=row["heartbeat_at"])
-    if row["takeovers"] >= settings.JOB_MAX_TAKEOVERS:
-        held.update(status=FAILED, finished_at=now,
-                    error=f"its worker stopped without finishing it {row['takeovers'] + 1} times (killed, or out of "
-                          "memory): not tried again; retry it once the cause is fixed")
-        return Claim.GAVE_UP
-    if held.update(claimed_by=me, heartbeat_at=now, started_at=now, takeovers=F("takeovers") + 1):
-        return Claim.TAKEN_OVER
-    return Claim.NONE
+    """Claim the job for this worker process (Job.claim), taking it over where its holder's beat is stale or the
+    holder was a process of this machine that has ended."""
+    return model.claim(pk, holder(), stale_before(), _gone)
 
 
 @contextlib.contextmanager
@@ -91,7 +65,7 @@ def heartbeat(model: type[Job], pk: int):
     def beat() -> None:
         try:
             while not stop.wait(settings.JOB_HEARTBEAT_S):
-                if not model.objects.filter(pk=pk, status=RUNNING, claimed_by=me).update(heartbeat_at=timezone.now()):
+                if not model.beat(pk, me):
                     return
         finally:
             connection.close()  # this thread's own connection

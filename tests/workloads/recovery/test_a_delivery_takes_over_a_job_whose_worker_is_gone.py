@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.workloads.pages.conftest import make_run
 from workloads.models import ComparisonRun, Summary, SummaryEmail, Upload
 from workloads.workers import leases
-from workloads.workers.leases import Claim
+from workloads.models.jobs import Claim
 
 
 def _dead_pid() -> int:
