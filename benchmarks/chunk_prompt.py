@@ -57,7 +57,7 @@ from engine.strategies.chunking import split_documents  # noqa: E402
 from engine.core.documents import read_documents  # noqa: E402
 from engine.model.generate import encode_prompt, generate  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.core.probes import Probe, is_correct, load_probes  # noqa: E402
+from engine.core.probes import ProbeQuestion, is_correct, load_probes  # noqa: E402
 from engine.core.run_settings import ANSWER_TOKENS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -182,7 +182,7 @@ def main() -> None:
     distractors = {}
     if args.distractors:  # each with the other agreement's value for what it asks
         rows = [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines()]
-        probes = [Probe(row["question"], row["answer"], row["kind"]) for row in rows]
+        probes = [ProbeQuestion(row["question"], row["answer"], row["kind"]) for row in rows]
         distractors = {row["question"]: row["distractor"] for row in rows}
     if args.gate_probes:  # 28 more single facts, whose answers are numbers, names, dates, times, places and words
         probes += [p for p in load_probes(SAMPLE / "gate-probes.jsonl") if p.kind == "retrieval"]

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script:
 import torch  # noqa: E402
 
 from engine.strategies import compare as cmp  # noqa: E402
-from engine.core.documents import Document, read_documents  # noqa: E402
+from engine.core.documents import DocumentText, read_documents  # noqa: E402
 from engine.core.jsonfile import write_json_atomic  # noqa: E402
 from engine.model.measure import device_name  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
@@ -32,8 +32,8 @@ SAMPLE = HERE.parent / "samples" / "workload"
 STRATEGIES = ["chunked", "full_index_share", "full_dense"]
 
 
-def scaled(documents: list[Document], times: int) -> list[Document]:
-    return [Document(f"copy{i + 1}-{d.name}" if i else d.name, d.text) for i in range(times) for d in documents]
+def scaled(documents: list[DocumentText], times: int) -> list[DocumentText]:
+    return [DocumentText(f"copy{i + 1}-{d.name}" if i else d.name, d.text) for i in range(times) for d in documents]
 
 
 def main() -> None:
@@ -45,7 +45,7 @@ def main() -> None:
     probes = load_probes(SAMPLE / "probes.jsonl")[: args.probes]
     rows = []
     for times in (1, 2, 3, 4):
-        work = cmp.Workload(scaled(documents, times), probes, strategies=STRATEGIES, diagnostics=False)
+        work = cmp.ComparisonWork(scaled(documents, times), probes, strategies=STRATEGIES, diagnostics=False)
         report = cmp.compare(lm, work)
         tokens = sum(d["tokens"] for d in report["documents"])
         for name, s in report["strategies"].items():

@@ -25,11 +25,11 @@ from engine.core.openmp import wait_passively  # noqa: E402
 wait_passively()  # before torch loads (engine/core/openmp.py)
 
 from engine.core import run_settings  # noqa: E402
-from engine.strategies.compare import Workload, compare  # noqa: E402
-from engine.core.documents import Document  # noqa: E402
+from engine.strategies.compare import ComparisonWork, compare  # noqa: E402
+from engine.core.documents import DocumentText  # noqa: E402
 from engine.core.jsonfile import write_json_atomic  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
-from engine.core.probes import Probe  # noqa: E402
+from engine.core.probes import ProbeQuestion  # noqa: E402
 from engine.tables import comparison_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -37,7 +37,7 @@ FEES = [("Norrland Freight", "4310"), ("Calloway Printing", "2785"), ("Segura Or
         ("Pembrook Dental", "3920"), ("Ilvesta Tiles", "5075"), ("Dunmore Ferries", "1865")]
 
 
-def workload_texts(seed: int = 20261206) -> tuple[list[Document], list[Probe]]:
+def workload_texts(seed: int = 20261206) -> tuple[list[DocumentText], list[ProbeQuestion]]:
     """The four vendor copies with a fee planted in each in turn, and a probe per fee."""
     rng = random.Random(seed)
     licences = {p.stem: p.read_text() for p in sorted((HERE.parent / "samples" / "contracts").glob("*.txt"))}
@@ -49,9 +49,9 @@ def workload_texts(seed: int = 20261206) -> tuple[list[Document], list[Probe]]:
         paragraphs.insert(rng.randrange(2, len(paragraphs) - 2),
                           f"The annual licence fee for {company} is {fee} euros, payable each January.")
         texts[name] = "\n\n".join(paragraphs)
-        probes.append(Probe(f"What is the annual licence fee for {company}? Answer with the number.", fee,
+        probes.append(ProbeQuestion(f"What is the annual licence fee for {company}? Answer with the number.", fee,
                             "retrieval", name))
-    return [Document(name, text) for name, text in texts.items()], probes
+    return [DocumentText(name, text) for name, text in texts.items()], probes
 
 
 def main() -> None:
@@ -64,7 +64,7 @@ def main() -> None:
     lm = load_model()
     documents, probes = workload_texts()
     attention = run_settings.attention({"topk": args.topk} if args.topk else {}, "index_share")
-    work = Workload(documents=documents, probes=probes, strategies=args.strategies.split(","), attention=attention,
+    work = ComparisonWork(documents=documents, probes=probes, strategies=args.strategies.split(","), attention=attention,
                     anchors=args.anchors)
     report = compare(lm, work, progress=lambda done, planned, message: print(f"{done}/{planned} {message}", flush=True))
     print(comparison_table(report))

@@ -47,7 +47,7 @@ ATTENTION = AttentionConfig(window=256, topk=256, global_blocks=2, indexer="exac
 TARGET = 0.25
 
 
-def run(lm, work: cmp.Workload) -> tuple[dict, float]:
+def run(lm, work: cmp.ComparisonWork) -> tuple[dict, float]:
     start = time.perf_counter()
     report = cmp.compare(lm, work)
     return report, time.perf_counter() - start
@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=2, help="busy-loop processes during the second run")
     args = parser.parse_args()
     lm = load_model()
-    work = cmp.Workload(
+    work = cmp.ComparisonWork(
         read_documents(sorted(SAMPLE.glob("*.txt"))), load_probes(SAMPLE / "probes.jsonl")[: args.probes],
         strategies=STRATEGIES, attention=ATTENTION, diagnostics=False,
     )

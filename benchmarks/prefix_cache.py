@@ -42,7 +42,7 @@ import torch  # noqa: E402
 
 from engine.strategies import compare as cmp  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
-from engine.core.documents import Document, read_documents  # noqa: E402
+from engine.core.documents import DocumentText, read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 from engine.core.probes import load_probes  # noqa: E402
 from engine.core.run_settings import ANSWER_TOKENS  # noqa: E402
@@ -55,12 +55,12 @@ ATTENTION = AttentionConfig(window=256, topk=256, global_blocks=2, indexer="exac
 QUESTIONS = (9, 90)
 
 
-def copies(lm, documents: list[Document], probes, n: int) -> list[Document]:
+def copies(lm, documents: list[DocumentText], probes, n: int) -> list[DocumentText]:
     """The documents and n-1 renamed copies, the last copy cut (whole documents) to fit the model's positions."""
     out = list(documents)
     for copy in range(2, n + 1):
         for d in documents:
-            candidate = [*out, Document(f"{Path(d.name).stem} (copy {copy}){Path(d.name).suffix}", d.text)]
+            candidate = [*out, DocumentText(f"{Path(d.name).stem} (copy {copy}){Path(d.name).suffix}", d.text)]
             longest = max(len(cmp._full_prompt(lm, candidate, p.question)) for p in probes)
             if longest + ANSWER_TOKENS > lm.max_positions:
                 return out
@@ -121,8 +121,8 @@ def main() -> None:
         "per_question_at_90_projected": "(prefill + 90 x mean per question at 9) / 90", "workloads": {},
     }
     for label, docs in workloads.items():
-        work = cmp.Workload(docs, probes, strategies=STRATEGIES, attention=ATTENTION, diagnostics=False)
-        ninety = cmp.Workload(docs, list(probes) * 10, strategies=CACHED, attention=ATTENTION, diagnostics=False)
+        work = cmp.ComparisonWork(docs, probes, strategies=STRATEGIES, attention=ATTENTION, diagnostics=False)
+        ninety = cmp.ComparisonWork(docs, list(probes) * 10, strategies=CACHED, attention=ATTENTION, diagnostics=False)
         entry = out["workloads"][label] = {"documents": len(docs), "runs": []}
         for repeat in range(args.repeats):
             report, at_90 = cmp.compare(lm, work), cmp.compare(lm, ninety)

@@ -30,7 +30,7 @@ wait_passively()  # before torch loads, as `python -m engine` does
 
 from engine.evaluation import calibration  # noqa: E402
 from engine.core import run_settings  # noqa: E402
-from engine.strategies.compare import Workload, compare  # noqa: E402
+from engine.strategies.compare import ComparisonWork, compare  # noqa: E402
 from engine.core.documents import read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
 from engine.core.probes import load_probes  # noqa: E402
@@ -66,7 +66,7 @@ def main() -> None:
     out = ROOT / "benchmarks" / f"sample_gate_anchors-{args.model}.json"
     for variant in args.variants:
         cfg, anchors = _config(lm, variant)
-        report = compare(lm, Workload(documents, probes, strategies=("full_index_share",), attention=cfg,
+        report = compare(lm, ComparisonWork(documents, probes, strategies=("full_index_share",), attention=cfg,
                                       anchors=anchors, diagnostics=False))
         result = report["strategies"]["full_index_share"]
         correct = [p["correct"] for p in result["probes"]]

@@ -142,7 +142,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from engine.strategies.chunking import check_sizes
-    from engine.strategies.compare import Prices, Workload, compare
+    from engine.strategies.compare import Prices, ComparisonWork, compare
     from engine.core.documents import read_documents
     from engine.model.loader import load_model
     from engine.core.model_metadata import read_metadata
@@ -150,7 +150,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from engine.tables import comparison_table
 
     # Everything the user gave is checked before the model loads or anything runs.
-    work = Workload(
+    work = ComparisonWork(
         documents=read_documents(args.docs),
         probes=load_probes(args.probes),
         strategies=run_settings.check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),

@@ -83,11 +83,11 @@ def extract_upload(upload_pk: int) -> None:
 def generate_probes(workload_pk: int, limit: int = PROBES_TO_GENERATE) -> int:
     """Add up to `limit` of the engine's generated probes to a workload, with their passages, skipping questions
     it already has."""
-    from engine.core.documents import Document as EngineDocument
+    from engine.core.documents import DocumentText
     from engine.core.probes import generate_probes as generate
 
     documents = Document.objects.filter(workload_id=workload_pk)
-    engine_documents = [EngineDocument(d.name, d.text) for d in documents]
+    engine_documents = [DocumentText(d.name, d.text) for d in documents]
     # Only probes the probe form would save: one that it refuses could never be edited (an invisible character
     # inside a word, an answer too long).
     generated = [p for p in generate(engine_documents, limit) if _editable(p)]
@@ -144,10 +144,10 @@ def run_comparison(run_pk: int) -> None:
 
 def _compare(run: ComparisonRun) -> dict:
     from engine.strategies.compare import Prices, compare
-    from engine.strategies.compare import Workload as EngineWorkload
-    from engine.core.documents import Document as EngineDocument
+    from engine.strategies.compare import ComparisonWork
+    from engine.core.documents import DocumentText
     from engine.model.measure import device_name
-    from engine.core.probes import Probe as EngineProbe
+    from engine.core.probes import ProbeQuestion
     from engine.model.provenance import versions
 
     workload = run.workload
@@ -166,9 +166,9 @@ def _compare(run: ComparisonRun) -> dict:
     api = pricing.workload_api_price(workload, on)
     # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
-    work = EngineWorkload(
-        documents=[EngineDocument(d.name, d.text) for d in documents],
-        probes=[EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
+    work = ComparisonWork(
+        documents=[DocumentText(d.name, d.text) for d in documents],
+        probes=[ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
         strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
         retrieval_chunks=run.retrieval_chunks, retrieval_tokens=run.retrieval_tokens,
         attention=run.attention_config(), anchors=run.anchors,
@@ -191,11 +191,11 @@ def _progress(run_pk: int, me: str):
 def run_group_sweep(sweep_pk: int) -> None:
     """Run a queued group-size sweep (engine.evaluation.group_sweep) for real on this worker's device, and keep its
     report."""
-    from engine.core.documents import Document as EngineDocument
+    from engine.core.documents import DocumentText
     from engine.core.errors import EngineError
     from engine.evaluation.group_sweep import sweep
     from engine.model.measure import device_name
-    from engine.core.probes import Probe as EngineProbe
+    from engine.core.probes import ProbeQuestion
 
     if (held := leases.hold(GroupSweep, sweep_pk)) is None:
         return
@@ -211,8 +211,8 @@ def run_group_sweep(sweep_pk: int) -> None:
     with held.work(refusals=(EngineError,)):
         lm = _model(job.model)
         GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
-        report = sweep(lm, [EngineDocument(d.name, d.text) for d in job.workload.documents.all()],
-                       [EngineProbe(p.question, p.answer, p.kind, p.source or None, p.passage or None)
+        report = sweep(lm, [DocumentText(d.name, d.text) for d in job.workload.documents.all()],
+                       [ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None)
                         for p in job.workload.probes.all()],
                        run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
     if held.failed:

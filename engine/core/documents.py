@@ -21,12 +21,14 @@ BINARY_SNIFF_BYTES = 8 * 1024
 
 
 @dataclass(frozen=True)
-class Document:
+class DocumentText:
+    """A document as the engine reads it: its file name and extracted text (the web app's Document row holds more)."""
+
     name: str  # file name (basename) used in prompts and reports
     text: str
 
 
-def read_documents(paths: Sequence[str | os.PathLike]) -> list[Document]:
+def read_documents(paths: Sequence[str | os.PathLike]) -> list[DocumentText]:
     """Read each path as a UTF-8 text document, in the order given.
 
     Newlines are normalised to "\\n"; the text is otherwise kept as it is. Raises
@@ -35,7 +37,7 @@ def read_documents(paths: Sequence[str | os.PathLike]) -> list[Document]:
     """
     if not paths:
         raise EngineError("no documents given: name at least one text file")
-    documents: list[Document] = []
+    documents: list[DocumentText] = []
     seen: set[str] = set()
     for path in map(Path, paths):
         document = _read_document(path)
@@ -46,12 +48,12 @@ def read_documents(paths: Sequence[str | os.PathLike]) -> list[Document]:
     return documents
 
 
-def _read_document(path: Path) -> Document:
+def _read_document(path: Path) -> DocumentText:
     raw = _read_bytes(path)
     text = _decode(path, raw).replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise EngineError(f"{path.name} is empty: there is no text to process")
-    return Document(name=path.name, text=text)
+    return DocumentText(name=path.name, text=text)
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.core.code_probes import code_facts
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.core.jsonfile import write_text_atomic
 
@@ -72,7 +72,9 @@ FIELDS = ("question", "answer", "kind", "source", "passage")
 
 
 @dataclass(frozen=True)
-class Probe:
+class ProbeQuestion:
+    """A probe as the engine asks it: the question, its expected answer and kind, and where the answer stands."""
+
     question: str
     answer: str
     kind: str = "user"
@@ -85,7 +87,7 @@ class Probe:
 # --- reading and writing ---------------------------------------------------------------
 
 
-def load_probes(path: str | os.PathLike) -> list[Probe]:
+def load_probes(path: str | os.PathLike) -> list[ProbeQuestion]:
     """Read probes from a JSON Lines file, one object per line; blank lines are skipped.
 
     Each object has a non-empty string "question" and "answer", and optionally "kind"
@@ -98,7 +100,7 @@ def load_probes(path: str | os.PathLike) -> list[Probe]:
     return probes
 
 
-def save_probes(probes: Iterable[Probe], path: str | os.PathLike) -> None:
+def save_probes(probes: Iterable[ProbeQuestion], path: str | os.PathLike) -> None:
     """Write probes as JSON Lines that load_probes reads back unchanged, whole or not at all (engine.core.jsonfile)."""
     write_text_atomic(path, "".join(json.dumps(_record(probe), ensure_ascii=False) + "\n" for probe in probes))
 
@@ -114,7 +116,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     return enumerate(text.split("\n"), start=1)
 
 
-def _probe(file: str, number: int, line: str) -> Probe:
+def _probe(file: str, number: int, line: str) -> ProbeQuestion:
     where = f"{file}: line {number}"
     try:
         record = json.loads(line)
@@ -131,7 +133,7 @@ def _probe(file: str, number: int, line: str) -> Probe:
     for name in ("source", "passage"):
         if record.get(name) is not None and not isinstance(record[name], str):
             raise EngineError(f'{where}: "{name}" must be a string')
-    return Probe(_text_field(where, record, "question"), _text_field(where, record, "answer"), kind,
+    return ProbeQuestion(_text_field(where, record, "question"), _text_field(where, record, "answer"), kind,
                  record.get("source"), record.get("passage"))
 
 
@@ -146,7 +148,7 @@ def _text_field(where: str, record: dict, field: str) -> str:
     return value
 
 
-def _record(probe: Probe) -> dict[str, str]:
+def _record(probe: ProbeQuestion) -> dict[str, str]:
     record = {"question": probe.question, "answer": probe.answer, "kind": probe.kind}
     for name in ("source", "passage"):
         if (value := getattr(probe, name)) is not None:
@@ -325,13 +327,13 @@ class _Fact:
 class _Candidate:
     """A generated probe before it is checked, with what it rests on (see `_holds`)."""
 
-    probe: Probe
+    probe: ProbeQuestion
     evidence: tuple[tuple[str, str], ...]  # (document, sentence as read) for each sentence the answer comes from
     states: tuple[tuple[str, str], ...] = ()  # (subject, value): no document may give the subject another value
     defines: tuple[str, bool] | None = None  # (term or code name, whether code): only the answer may define it
 
 
-def generate_probes(docs: list[Document], limit: int = DEFAULT_LIMIT) -> list[Probe]:
+def generate_probes(docs: list[DocumentText], limit: int = DEFAULT_LIMIT) -> list[ProbeQuestion]:
     """Up to `limit` probes whose answers can be checked without a judge: retrieval, cross-reference, multi-hop.
 
     Each is checked against all the documents, then they are spread: round-robin over the documents within each
@@ -352,7 +354,7 @@ class _Corpus:
     """The documents as generation reads them: each text as a reader sees it, the facts stated in them, and every
     value given to each subject ("notice period", "phone extension of Dana Reyes")."""
 
-    def __init__(self, docs: list[Document]):
+    def __init__(self, docs: list[DocumentText]):
         self.docs = docs
         self.label = file_labels([doc.name for doc in docs])
         self.read = {doc.name: _as_read(doc.text) for doc in docs}
@@ -401,10 +403,10 @@ def _holds(candidate: _Candidate, corpus: _Corpus) -> bool:
 def _candidate(question: str, answer: str, kind: str, evidence: tuple[tuple[str, str], ...], **claims) -> _Candidate:
     source = " + ".join(document for document, _ in evidence)
     passage = " … ".join(sentence for _, sentence in evidence)
-    return _Candidate(Probe(question, answer, kind, source, passage), evidence, **claims)
+    return _Candidate(ProbeQuestion(question, answer, kind, source, passage), evidence, **claims)
 
 
-def _facts(doc: Document) -> Iterator[_Fact]:
+def _facts(doc: DocumentText) -> Iterator[_Fact]:
     for match in FACT.finditer(doc.text):
         subject = " ".join(match["subject"].split())
         value = _as_read(match["value"])
@@ -413,7 +415,7 @@ def _facts(doc: Document) -> Iterator[_Fact]:
             yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value, sentence)
 
 
-def _possessives(docs: list[Document], name: str) -> Iterator[_Fact]:
+def _possessives(docs: list[DocumentText], name: str) -> Iterator[_Fact]:
     """"<name>'s <attribute> is <value>." in any document, as the fact "<attribute> of <name>"."""
     pattern = re.compile(
         rf"""(?<!\w) {re.escape(name)} ['’]s \s+
@@ -494,7 +496,7 @@ def _cross_references(corpus: _Corpus) -> Iterator[_Candidate]:
     yield from _code_references(corpus.docs, corpus.label)
 
 
-def _term_references(docs: list[Document], label: dict[str, str]) -> Iterator[_Candidate]:
+def _term_references(docs: list[DocumentText], label: dict[str, str]) -> Iterator[_Candidate]:
     for term, (definer, sentence) in _first_definitions(
             (doc, " ".join((match["term"] or match["parenthesised"]).split()), match)
             for doc in docs for match in DEFINED_TERM.finditer(doc.text)).items():
@@ -523,7 +525,7 @@ def _standalone_use(term: str) -> Callable[[str], bool]:
 BUILTINS = frozenset(dir(builtins))
 
 
-def _code_references(docs: list[Document], label: dict[str, str]) -> Iterator[_Candidate]:
+def _code_references(docs: list[DocumentText], label: dict[str, str]) -> Iterator[_Candidate]:
     labels: dict[str, str] = {}
     found = []
     for doc in docs:
@@ -556,7 +558,7 @@ def file_labels(names: list[str]) -> dict[str, str]:
 ARCHIVE_PREFIX = re.compile(r"^[^/]+\.(?:zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz)/", re.IGNORECASE)
 
 
-def _first_definitions(found: Iterable[tuple[Document, str, re.Match]]) -> dict[str, tuple[str, str]]:
+def _first_definitions(found: Iterable[tuple[DocumentText, str, re.Match]]) -> dict[str, tuple[str, str]]:
     """Each name mapped to the first document that defines it and the sentence that does; `_holds` leaves out
     names another document defines too."""
     first: dict[str, tuple[str, str]] = {}
@@ -566,7 +568,7 @@ def _first_definitions(found: Iterable[tuple[Document, str, re.Match]]) -> dict[
     return first
 
 
-def _first_other(docs: list[Document], definer: str, uses: Callable[[str], bool]) -> str | None:
+def _first_other(docs: list[DocumentText], definer: str, uses: Callable[[str], bool]) -> str | None:
     """The first document other than `definer` whose text `uses` says uses the name."""
     return next((doc.name for doc in docs if doc.name != definer and uses(doc.text)), None)
 
@@ -585,15 +587,15 @@ def _multi_hops(corpus: _Corpus) -> Iterator[_Candidate]:
 # --- spreading -------------------------------------------------------------------------
 
 
-def _by_document(probes: list[Probe]) -> list[list[Probe]]:
+def _by_document(probes: list[ProbeQuestion]) -> list[list[ProbeQuestion]]:
     """The probes grouped by the document their answer first rests on, in order."""
-    groups: dict[str, list[Probe]] = {}
+    groups: dict[str, list[ProbeQuestion]] = {}
     for probe in probes:
         groups.setdefault(probe.source.split(" + ")[0], []).append(probe)
     return list(groups.values())
 
 
-def _interleave(groups: Iterable[Iterable[Probe]]) -> Iterator[Probe]:
+def _interleave(groups: Iterable[Iterable[ProbeQuestion]]) -> Iterator[ProbeQuestion]:
     """One from each group in turn, leaving out spent groups, until all are spent."""
     pending = [iter(group) for group in groups]
     while pending:
@@ -605,7 +607,7 @@ def _interleave(groups: Iterable[Iterable[Probe]]) -> Iterator[Probe]:
         pending = still
 
 
-def _unique_questions(probes: Iterable[Probe]) -> Iterator[Probe]:
+def _unique_questions(probes: Iterable[ProbeQuestion]) -> Iterator[ProbeQuestion]:
     seen: set[str] = set()
     for probe in probes:
         if probe.question not in seen:
@@ -613,7 +615,7 @@ def _unique_questions(probes: Iterable[Probe]) -> Iterator[Probe]:
             yield probe
 
 
-def _spread_answers(probes: list[Probe], limit: int) -> list[Probe]:
+def _spread_answers(probes: list[ProbeQuestion], limit: int) -> list[ProbeQuestion]:
     """Up to `limit` of the probes, in their order, no answer (normalised) kept more than `_share` times.
 
     The set is as large as it can be while every answer keeps to its share of it; then the probes are taken in

@@ -22,11 +22,11 @@ from dataclasses import asdict, dataclass
 from engine.evaluation import calibration
 from engine.core import stats
 from engine.attention import AttentionConfig, LayerPlan
-from engine.strategies.compare import Workload, compare, documents_prompt
-from engine.core.documents import Document
+from engine.strategies.compare import ComparisonWork, compare, documents_prompt
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.model.loader import LoadedModel
-from engine.core.probes import Probe
+from engine.core.probes import ProbeQuestion
 from engine.core.run_settings import GROUP_SIZES
 
 STRATEGY = "full_index_share"
@@ -49,7 +49,7 @@ class Arm:
         return f"G={self.group_size}" + (" calibrated" if self.calibrated else "")
 
 
-def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe], attention: AttentionConfig,
+def sweep(lm: LoadedModel, documents: Sequence[DocumentText], probes: Sequence[ProbeQuestion], attention: AttentionConfig,
           group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
           progress: Progress | None = None, calibrate: bool = True) -> dict:
     """Ask every probe at every group size, with uniform groups and (calibrate=True) with anchor layers calibrated
@@ -66,7 +66,7 @@ def sweep(lm: LoadedModel, documents: Sequence[Document], probes: Sequence[Probe
         for arm in arms[i % len(arms):] + arms[:i % len(arms)]:
             if progress:
                 progress(len(order), planned, f"{arm.name}: {probe.question[:80]}")
-            work = Workload(documents, [probe], strategies=(STRATEGY,), diagnostics=False, attention=arm.config,
+            work = ComparisonWork(documents, [probe], strategies=(STRATEGY,), diagnostics=False, attention=arm.config,
                             anchors="calibrated" if arm.calibrated else "uniform")
             asks[arm.name].append(compare(lm, work)["strategies"][STRATEGY])
             order.append(arm.name)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from engine.core import ledger
 from engine.attention import MODES, AttentionConfig
-from engine.core.documents import Document, read_documents
+from engine.core.documents import DocumentText, read_documents
 from engine.core.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ def _budget_share(text: str, setting: str) -> float | None:
         raise EngineError(f"a setting's budget is a share such as @0.125, or @fixed; got @{text} in {setting!r}")
 
 
-def default_documents() -> list[Document]:
+def default_documents() -> list[DocumentText]:
     """The samples' documents: the two licences first (long, plain prose), then the workload's files."""
     paths = sorted((SAMPLES / "contracts").glob("*.txt")) + sorted((SAMPLES / "workload").glob("*.txt"))
     return read_documents(paths)
@@ -277,7 +277,7 @@ def check_grid(
 
 def run_grid(
     lm,
-    documents: Sequence[Document],
+    documents: Sequence[DocumentText],
     settings: Sequence[Setting],
     lengths: Sequence[int],
     depths: Sequence[float] = DEPTHS,

@@ -31,7 +31,7 @@ from itertools import pairwise
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 @dataclass(frozen=True)
 class Chunk:
-    document: str  # Document.name
+    document: str  # DocumentText.name
     index: int  # 0-based within its document
     text: str
     n_tokens: int  # tokens of `text` under the tokenizer (no special tokens)
@@ -74,13 +74,13 @@ class Chunk:
 
 
 def split_documents(
-    docs: Iterable[Document], tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int
+    docs: Iterable[DocumentText], tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int
 ) -> list[Chunk]:
     """Split every document (see split_document); chunks come in document order."""
     return [chunk for doc in docs for chunk in split_document(doc, tokenizer, chunk_tokens, overlap_tokens)]
 
 
-def split_document(doc: Document, tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int) -> list[Chunk]:
+def split_document(doc: DocumentText, tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int) -> list[Chunk]:
     """Split one document into chunks of at most `chunk_tokens` tokens.
 
     `tokenizer` is a Hugging Face fast tokenizer (it must report character offsets).
@@ -114,7 +114,7 @@ class _Piece:
 class _Splitter:
     """The pieces of one document and the packing of them into chunks."""
 
-    def __init__(self, doc: Document, tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int) -> None:
+    def __init__(self, doc: DocumentText, tokenizer: Tokenizer, chunk_tokens: int, overlap_tokens: int) -> None:
         self.doc = doc
         self.tokenizer = tokenizer
         self.chunk_tokens = chunk_tokens
@@ -199,7 +199,7 @@ class _Splitter:
         return Chunk(self.doc.name, index, text, self._count(text), self.pieces[first].start + leading)
 
 
-def _units(doc: Document) -> list[tuple[int, int]]:
+def _units(doc: DocumentText) -> list[tuple[int, int]]:
     """Spans that tile the document's text, each ending at a natural boundary."""
     if PurePath(doc.name).suffix.lower() in CODE_EXTENSIONS:
         cuts = _definition_cuts(doc.text)

@@ -64,7 +64,7 @@ from engine.strategies import retrieval, subject_guard
 from engine.strategies.abstention import NONE, says_none
 from engine.attention import AttentionConfig
 from engine.strategies.chunking import Chunk, split_documents
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.model.generate import (
     GenerationResult, check_length, encode_prompt, generate, top1_agreement, top1_predictions,
@@ -73,7 +73,7 @@ from engine.model.measure import Measurement, device_name, seconds_basis
 from engine.model.loader import LoadedModel
 from engine.core.openmp import waits_passively
 from engine.strategies.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
-from engine.core.probes import Probe, is_correct, token_f1
+from engine.core.probes import ProbeQuestion, is_correct, token_f1
 from engine.core.run_settings import (ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode,
                                  uses_index_share)
 
@@ -103,7 +103,10 @@ class Prices:
 
 
 @dataclass
-class StrategyResult:
+class StrategyTally:
+    """One strategy's calls, tokens, seconds and answers, added up as a comparison runs (the web app keeps the
+    result as its StrategyResult rows)."""
+
     name: str
     mode: str
     tokens_in: int = 0
@@ -177,9 +180,12 @@ class StrategyResult:
 
 
 @dataclass
-class Workload:
-    documents: Sequence[Document]
-    probes: Sequence[Probe]
+class ComparisonWork:
+    """What a comparison is asked to do: the documents, the probes, the strategies and the run's settings (the web
+    app's Workload and ComparisonRun, as the engine reads them)."""
+
+    documents: Sequence[DocumentText]
+    probes: Sequence[ProbeQuestion]
     # The defaults are engine.core.run_settings', as the web app's and the CLI's are.
     strategies: Sequence[str] = run_settings.DEFAULT_STRATEGIES
     chunk_tokens: int = run_settings.DEFAULTS["chunk_tokens"]
@@ -193,7 +199,7 @@ class Workload:
     diagnostics: bool = True  # top-1 agreement and index overlap: extra, unbilled passes
 
 
-def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -> dict:
+def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = None) -> dict:
     """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json)."""
     strategies = run_settings.check_strategies(work.strategies)
     if not work.probes:
@@ -232,7 +238,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
         f"{lm.max_positions}; full-context strategies refuse rather than truncate"
     ) if too_long else None
     results = {
-        name: StrategyResult(name, MODES.get(name) or full_mode(name),
+        name: StrategyTally(name, MODES.get(name) or full_mode(name),
                              refused=refusal if full_mode(name) is not None else None)
         for name in strategies
     }
@@ -258,7 +264,7 @@ def compare(lm: LoadedModel, work: Workload, progress: Progress | None = None) -
     return _report(lm, work, results, chunks, caller.order, anchors)
 
 
-def _rotated(running: list[StrategyResult], probe_index: int) -> list[StrategyResult]:
+def _rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTally]:
     """The strategies in the order they answer one probe: probe i starts with strategy i mod k."""
     if not running:
         return []
@@ -266,7 +272,7 @@ def _rotated(running: list[StrategyResult], probe_index: int) -> list[StrategyRe
     return running[first:] + running[:first]
 
 
-def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[Probe]) -> None:
+def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[ProbeQuestion]) -> None:
     """Refuse before running when a chunk call, or the reduce call at its longest, would not fit."""
     for probe in probes:
         longest_map = max(len(_chunk_prompt(lm, c, probe.question)) for c in chunks)
@@ -281,7 +287,7 @@ def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[P
             )
 
 
-def _index(lm: LoadedModel, work: Workload, chunks: list[Chunk]) -> retrieval.Index:
+def _index(lm: LoadedModel, work: ComparisonWork, chunks: list[Chunk]) -> retrieval.Index:
     """The BM25 index over the chunks; refuses before running when a retrieval call would not fit the model."""
     index = retrieval.Index(chunks)
     for probe in work.probes:
@@ -303,7 +309,7 @@ class _Caller:
         self.lm, self.shape, self.tick = lm, shape, tick
         self.order: list[str] = []
 
-    def __call__(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int], what: str) -> str:
+    def __call__(self, out: StrategyTally, cfg: AttentionConfig, ids: list[int], what: str) -> str:
         self.tick(f"{run_settings.name(out.name)}: {what}")
         self.order.append(out.name)
         start = time.perf_counter()
@@ -312,7 +318,7 @@ class _Caller:
                    ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards))
         return result.text
 
-    def prefill(self, out: StrategyResult, cfg: AttentionConfig, ids: list[int]) -> PrefixCache:
+    def prefill(self, out: StrategyTally, cfg: AttentionConfig, ids: list[int]) -> PrefixCache:
         """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill"."""
         self.tick(f"{run_settings.name(out.name)}: the documents, once")
         self.order.append(f"{out.name}:prefill")
@@ -322,7 +328,7 @@ class _Caller:
                            ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
         return prefix
 
-    def continue_from(self, out: StrategyResult, prefix: PrefixCache, suffix: list[int], what: str) -> str:
+    def continue_from(self, out: StrategyTally, prefix: PrefixCache, suffix: list[int], what: str) -> str:
         self.tick(f"{run_settings.name(out.name)}: {what}")
         self.order.append(out.name)
         start = time.perf_counter()
@@ -334,7 +340,7 @@ class _Caller:
 
 
 def _prefill_cached(
-    caller: _Caller, work: Workload, full_prompts: list[list[int]], running: list[StrategyResult]
+    caller: _Caller, work: ComparisonWork, full_prompts: list[list[int]], running: list[StrategyTally]
 ) -> dict[str, PrefixCache]:
     """Each cached strategy's cache of the documents, prefilled before the probes (its one-off cost).
 
@@ -348,18 +354,18 @@ def _prefill_cached(
     return {out.name: caller.prefill(out, work.attention.replace(mode=out.mode), prefix_ids) for out in cached}
 
 
-def _answer_cached(caller: _Caller, probe: Probe, prefix: PrefixCache, ids: list[int], out: StrategyResult) -> None:
+def _answer_cached(caller: _Caller, probe: ProbeQuestion, prefix: PrefixCache, ids: list[int], out: StrategyTally) -> None:
     answer = caller.continue_from(out, prefix, ids[prefix.length :], probe.question[:60])
     out.answers.append(_judged(probe, answer))
 
 
-def _answer_full(caller: _Caller, work: Workload, probe: Probe, ids: list[int], out: StrategyResult) -> None:
+def _answer_full(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion, ids: list[int], out: StrategyTally) -> None:
     answer = caller(out, work.attention.replace(mode=out.mode), ids, probe.question[:60])
     out.answers.append(_judged(probe, answer))
 
 
-def _answer_retrieval(caller: _Caller, work: Workload, index: retrieval.Index, probe: Probe,
-                      full_prompt: list[int] | None, out: StrategyResult) -> None:
+def _answer_retrieval(caller: _Caller, work: ComparisonWork, index: retrieval.Index, probe: ProbeQuestion,
+                      full_prompt: list[int] | None, out: StrategyTally) -> None:
     """One call over the chunks a search finds; routed escalates a NONE to the full_index_share call (full_prompt),
     or, where the documents do not fit (full_prompt None), keeps the NONE and counts the refusal."""
     routed = out.name == "routed"
@@ -381,7 +387,7 @@ def _answer_retrieval(caller: _Caller, work: Workload, index: retrieval.Index, p
     })
 
 
-def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe: Probe, out: StrategyResult) -> None:
+def _answer_chunked(caller: _Caller, work: ComparisonWork, chunks: list[Chunk], probe: ProbeQuestion, out: StrategyTally) -> None:
     """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the rest."""
     cfg, lm = work.attention.replace(mode="dense"), caller.lm
     texts = {d.name: d.text for d in work.documents}
@@ -399,7 +405,7 @@ def _answer_chunked(caller: _Caller, work: Workload, chunks: list[Chunk], probe:
     out.answers.append({**_judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
 
 
-def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
+def _diagnose(lm, work: ComparisonWork, results: dict[str, StrategyTally]) -> None:
     """Top-1 agreement with dense over the documents, and Index Share's overlap (not billed)."""
     sparse = [r for r in results.values() if full_mode(r.name) not in (None, "dense") and not r.refused]
     if not sparse:
@@ -416,12 +422,12 @@ def _diagnose(lm, work: Workload, results: dict[str, StrategyResult]) -> None:
                 r.top1_agreement, r.index_overlap = agreement, overlap
 
 
-def _gates(results: dict[str, StrategyResult], points: float) -> dict[str, stats.Gate]:
+def _gates(results: dict[str, StrategyTally], points: float) -> dict[str, stats.Gate]:
     """Each strategy that ran against the most accurate one; refused strategies answered nothing and take no part."""
     return stats.gates({name: r.correct for name, r in results.items() if not r.refused}, points)
 
 
-def _judged(probe: Probe, output: str) -> dict:
+def _judged(probe: ProbeQuestion, output: str) -> dict:
     return {"question": probe.question, "expected": probe.answer, "kind": probe.kind,
             "output": output.strip(), "correct": is_correct(output, probe.answer),
             "f1": token_f1(output, probe.answer)}
@@ -441,23 +447,23 @@ def _header(chunk: Chunk) -> str:
     return f"=== {chunk.document} (part {chunk.index + 1}) ==="
 
 
-def documents_prompt(lm: LoadedModel, documents: Sequence[Document]) -> list[int]:
+def documents_prompt(lm: LoadedModel, documents: Sequence[DocumentText]) -> list[int]:
     """The documents as a whole-document prompt lays them out, without a question: what anchors=workload
     calibrates on (engine.evaluation.calibration.for_run)."""
     return _chat(lm, _documents_text(documents))
 
 
-def _documents_text(documents: Sequence[Document]) -> str:
+def _documents_text(documents: Sequence[DocumentText]) -> str:
     return "\n\n".join(f"=== {d.name} ===\n{d.text.strip()}" for d in documents)
 
 
-def _documents_ids(lm: LoadedModel, documents: Sequence[Document]) -> list[int]:
+def _documents_ids(lm: LoadedModel, documents: Sequence[DocumentText]) -> list[int]:
     ids = lm.tokenizer(_documents_text(documents))["input_ids"]
     check_length(lm, len(ids), "the documents")
     return ids
 
 
-def _full_prompt(lm: LoadedModel, documents: Sequence[Document], question: str) -> list[int]:
+def _full_prompt(lm: LoadedModel, documents: Sequence[DocumentText], question: str) -> list[int]:
     return _chat(lm, f"{_documents_text(documents)}\n\nQuestion: {question}")
 
 
@@ -507,7 +513,7 @@ def _ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
 
 
 def _report(
-    lm: LoadedModel, work: Workload, results: dict[str, StrategyResult], chunks: list[Chunk], order: list[str],
+    lm: LoadedModel, work: ComparisonWork, results: dict[str, StrategyTally], chunks: list[Chunk], order: list[str],
     anchors: str,
 ) -> dict:
     device = device_name(lm.device)
@@ -562,7 +568,7 @@ def _report(
     }
 
 
-def _split_cost(r: StrategyResult) -> dict:
+def _split_cost(r: StrategyTally) -> dict:
     """A full-context strategy's cost as the one-off prefill (0 uncached) and the mean per question."""
     if full_mode(r.name) is None:
         return {}
@@ -570,7 +576,7 @@ def _split_cost(r: StrategyResult) -> dict:
             "per_question_seconds": r.per_question_seconds}
 
 
-def _retrieval_report(r: StrategyResult) -> dict:
+def _retrieval_report(r: StrategyTally) -> dict:
     """Retrieval's own figures: its seconds and recall; routed's escalations as a count and a share."""
     if r.name not in RETRIEVAL_STRATEGIES:
         return {}
@@ -582,7 +588,7 @@ def _retrieval_report(r: StrategyResult) -> dict:
     return found
 
 
-def _decision(strategies: dict, results: dict[str, StrategyResult], work: Workload, basis: str) -> decision.Decision:
+def _decision(strategies: dict, results: dict[str, StrategyTally], work: ComparisonWork, basis: str) -> decision.Decision:
     """The one recommendation (engine.core.decision), per question at the run's prices, with each cost's spread."""
     options = []
     for name, r in results.items():

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.core.call_plan import retrieved
 from engine.strategies.chunking import Chunk
-from engine.core.probes import Probe
+from engine.core.probes import ProbeQuestion
 
 # A multi-hop probe keeps the sentences of its hops in one passage, joined so (engine.core.probes' _candidate).
 PASSAGE_JOIN = " … "
@@ -83,7 +83,7 @@ class Index:
         return Search([self.chunks[i] for i in positions], time.process_time() - start)
 
 
-def retrieved_source(probe: Probe, chunks: Sequence[Chunk]) -> bool | None:
+def retrieved_source(probe: ProbeQuestion, chunks: Sequence[Chunk]) -> bool | None:
     """Whether the chunks hold the probe's source; None when the probe names none.
 
     With a passage (generated probes keep the sentences the answer comes from), every sentence of it must stand in

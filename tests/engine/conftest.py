@@ -5,19 +5,19 @@ from pathlib import Path
 import pytest
 import torch
 
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.catalogue import QWEN_05B
 from engine.model.loader import load_model
-from engine.core.probes import Probe
+from engine.core.probes import ProbeQuestion
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 # A short memo and three probes on it (two ask for the same fact), for comparisons quick enough to run whole.
-MEMO_DOCS = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 4)]
+MEMO_DOCS = [DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 4)]
 MEMO_PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
-    Probe("How much is the monthly fee?", "$4,500", "retrieval"),
+    ProbeQuestion("What is the monthly service fee?", "$4,500", "retrieval"),
+    ProbeQuestion("When do deliveries arrive?", "Tuesdays", "retrieval"),
+    ProbeQuestion("How much is the monthly fee?", "$4,500", "retrieval"),
 ]
 
 

@@ -10,13 +10,13 @@ import pytest
 from engine.evaluation import calibration, group_sweep
 from engine.strategies import compare
 from engine.attention import AttentionConfig
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 
 from .conftest import MEMO_PROBES
 
 pytestmark = pytest.mark.model
 
-LONG_MEMO = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 40)]
+LONG_MEMO = [DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 40)]
 SMALL = AttentionConfig(window=64, topk=64, global_blocks=1, indexer="exact")  # far below the ~600-token memo
 APACHE = Path(__file__).resolve().parents[2] / "samples" / "contracts" / "apache-2.0.txt"
 
@@ -43,7 +43,7 @@ def test_every_probe_is_asked_at_every_size_and_the_cheapest_inside_the_gate_is_
 
 
 def test_calibrated_groups_are_asked_beside_uniform_ones_and_run_the_indexer_as_often(smollm2):
-    documents = [Document("apache-2.0.txt", APACHE.read_text()[:12_000])]  # about 2,600 tokens: enough to calibrate on
+    documents = [DocumentText("apache-2.0.txt", APACHE.read_text()[:12_000])]  # about 2,600 tokens: enough to calibrate on
     report = group_sweep.sweep(smollm2, documents, MEMO_PROBES[:1], SMALL, group_sizes=(1, 4))
 
     by_name = {p["name"]: p for p in report["points"]}

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.evaluation import calibration
-from engine.strategies.compare import Workload, compare
-from engine.core.documents import Document
+from engine.strategies.compare import ComparisonWork, compare
+from engine.core.documents import DocumentText
 from engine.core.run_settings import DEFAULTS, attention
 
 from .conftest import MEMO_DOCS, MEMO_PROBES
@@ -20,13 +20,13 @@ pytestmark = pytest.mark.model
 
 
 def _run(smollm2, strategies=("full_index_share",), **changes) -> dict:
-    return compare(smollm2, Workload(MEMO_DOCS, MEMO_PROBES[:1], strategies=strategies, diagnostics=False,
+    return compare(smollm2, ComparisonWork(MEMO_DOCS, MEMO_PROBES[:1], strategies=strategies, diagnostics=False,
                                      **changes))
 
 
 def test_by_default_index_share_runs_at_layers_calibrated_on_the_workloads_documents(smollm2):
     assert DEFAULTS["anchors"] == "workload"
-    report = compare(smollm2, Workload([Document("apache-2.0.txt", APACHE.read_text())], MEMO_PROBES[:1],
+    report = compare(smollm2, ComparisonWork([DocumentText("apache-2.0.txt", APACHE.read_text())], MEMO_PROBES[:1],
                                        strategies=("full_index_share",), diagnostics=False))
     assert report["settings"]["anchors"] == "workload"
     # One anchor a group: SmolLM2's 28 sparse layers (30 less the 2 dense) in groups of 4.

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.strategies.chunking import Chunk, split_document, split_documents
-from engine.core.documents import Document, read_documents
+from engine.core.documents import DocumentText, read_documents
 from engine.core.errors import EngineError
 from engine.model.loader import load_tokenizer
 
@@ -72,7 +72,7 @@ def _squeeze(text):
 
 
 def test_every_chunk_fits_the_budget_and_is_a_slice_of_its_document(tokenizer, gpl_text):
-    doc = Document("gpl-3.0.txt", gpl_text)
+    doc = DocumentText("gpl-3.0.txt", gpl_text)
     chunks = split_document(doc, tokenizer, chunk_tokens=128, overlap_tokens=32)
     assert len(chunks) > 10
     for index, chunk in enumerate(chunks):
@@ -83,13 +83,13 @@ def test_every_chunk_fits_the_budget_and_is_a_slice_of_its_document(tokenizer, g
 
 @pytest.mark.parametrize("chunk_tokens,overlap_tokens", [(16, 0), (16, 15), (64, 16), (512, 128), (8192, 0)])
 def test_nothing_is_dropped(tokenizer, gpl_text, chunk_tokens, overlap_tokens):
-    doc = Document("gpl-3.0.txt", gpl_text)
+    doc = DocumentText("gpl-3.0.txt", gpl_text)
     chunks = split_document(doc, tokenizer, chunk_tokens, overlap_tokens)
     assert _squeeze(_without_overlap(chunks)) == _squeeze(doc.text)
 
 
 def test_chunks_keep_whole_paragraphs_when_they_fit(tokenizer):
-    doc = Document("notes.txt", "\n\n".join(PARAGRAPHS) + "\n")
+    doc = DocumentText("notes.txt", "\n\n".join(PARAGRAPHS) + "\n")
     chunks = split_document(doc, tokenizer, chunk_tokens=80, overlap_tokens=0)
     assert len(chunks) > 3
     for chunk in chunks:
@@ -98,7 +98,7 @@ def test_chunks_keep_whole_paragraphs_when_they_fit(tokenizer):
 
 
 def test_each_chunk_repeats_whole_trailing_paragraphs_within_the_overlap(tokenizer):
-    doc = Document("notes.txt", "\n\n".join(PARAGRAPHS))
+    doc = DocumentText("notes.txt", "\n\n".join(PARAGRAPHS))
     chunks = split_document(doc, tokenizer, chunk_tokens=80, overlap_tokens=40)
     overlaps = _overlaps(doc, chunks)
     assert overlaps and all(overlaps)
@@ -109,13 +109,13 @@ def test_each_chunk_repeats_whole_trailing_paragraphs_within_the_overlap(tokeniz
 
 
 def test_a_zero_overlap_repeats_nothing(tokenizer):
-    doc = Document("notes.txt", "\n\n".join(PARAGRAPHS))
+    doc = DocumentText("notes.txt", "\n\n".join(PARAGRAPHS))
     chunks = split_document(doc, tokenizer, chunk_tokens=80, overlap_tokens=0)
     assert all(chunk.start >= previous.end for previous, chunk in pairwise(chunks))
 
 
 def test_code_is_split_before_top_level_definitions(tokenizer):
-    doc = Document("invoice.py", CODE)
+    doc = DocumentText("invoice.py", CODE)
     chunks = split_document(doc, tokenizer, chunk_tokens=40, overlap_tokens=0)
     # The decorator and the comment travel with the definition below them.
     assert [chunk.text.splitlines()[0] for chunk in chunks] == [
@@ -128,15 +128,15 @@ def test_code_is_split_before_top_level_definitions(tokenizer):
 
 def test_blank_lines_split_prose_but_not_code(tokenizer):
     body = "def load(path):\n    with open(path) as handle:\n\n        return json.load(handle)"
-    as_code = split_document(Document("invoice.py", CODE), tokenizer, chunk_tokens=24, overlap_tokens=0)
-    as_prose = split_document(Document("invoice.txt", CODE), tokenizer, chunk_tokens=24, overlap_tokens=0)
+    as_code = split_document(DocumentText("invoice.py", CODE), tokenizer, chunk_tokens=24, overlap_tokens=0)
+    as_prose = split_document(DocumentText("invoice.txt", CODE), tokenizer, chunk_tokens=24, overlap_tokens=0)
     assert body in [chunk.text for chunk in as_code]
     assert "return json.load(handle)" in [chunk.text.splitlines()[0] for chunk in as_prose]
 
 
 def test_a_paragraph_longer_than_a_chunk_is_cut_by_tokens_with_token_overlap(tokenizer):
     paragraph = " ".join(f"Pallet {i} moved to bay {i % 9}, aisle {i % 4}, shelf {i % 3}." for i in range(40))
-    doc = Document("log.txt", f"Short opening line.\n\n{paragraph}\n\nShort closing line.")
+    doc = DocumentText("log.txt", f"Short opening line.\n\n{paragraph}\n\nShort closing line.")
     chunks = split_document(doc, tokenizer, chunk_tokens=64, overlap_tokens=10)
     assert len(chunks) >= _count(tokenizer, paragraph) // 64
     assert all(chunk.n_tokens <= 64 for chunk in chunks)
@@ -148,7 +148,7 @@ def test_a_paragraph_longer_than_a_chunk_is_cut_by_tokens_with_token_overlap(tok
 
 def test_cuts_never_split_a_character(tokenizer):
     # Byte-level BPE spreads each of these characters over several tokens.
-    doc = Document("menu.txt", "日本語のパン屋🥐さん" * 60)
+    doc = DocumentText("menu.txt", "日本語のパン屋🥐さん" * 60)
     chunks = split_document(doc, tokenizer, chunk_tokens=16, overlap_tokens=5)
     assert len(chunks) > 10
     for chunk in chunks:
@@ -178,7 +178,7 @@ def test_it_splits_documents_in_order_and_numbers_chunks_per_document(tokenizer)
 )
 def test_it_rejects_bad_sizes(tokenizer, chunk_tokens, overlap_tokens, message):
     with pytest.raises(EngineError, match=message):
-        split_document(Document("a.txt", "Some text."), tokenizer, chunk_tokens, overlap_tokens)
+        split_document(DocumentText("a.txt", "Some text."), tokenizer, chunk_tokens, overlap_tokens)
 
 
 def test_a_chunk_knows_where_it_ends():

@@ -4,23 +4,23 @@ import pytest
 
 from engine.strategies import compare as cmp
 from engine.strategies.chunking import split_documents
-from engine.core.documents import Document
-from engine.core.probes import Probe
+from engine.core.documents import DocumentText
+from engine.core.probes import ProbeQuestion
 
 pytestmark = pytest.mark.model
 
 DOCS = [
-    Document("notes.txt", "The storage room is on the second floor.\n\nDeliveries arrive on Tuesdays.\n\n" * 6),
-    Document("memo.txt", "The monthly service fee is $4,500.\n\nInvoices are due in 30 days.\n\n" * 6),
+    DocumentText("notes.txt", "The storage room is on the second floor.\n\nDeliveries arrive on Tuesdays.\n\n" * 6),
+    DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nInvoices are due in 30 days.\n\n" * 6),
 ]
 PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
+    ProbeQuestion("What is the monthly service fee?", "$4,500", "retrieval"),
+    ProbeQuestion("When do deliveries arrive?", "Tuesdays", "retrieval"),
 ]
 
 
 def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
-    work = cmp.Workload(DOCS, PROBES, strategies=["chunked"], chunk_tokens=64, chunk_overlap=8)
+    work = cmp.ComparisonWork(DOCS, PROBES, strategies=["chunked"], chunk_tokens=64, chunk_overlap=8)
     report = cmp.compare(smollm2, work)
     chunked = report["strategies"]["chunked"]
     chunks = split_documents(DOCS, smollm2.tokenizer, 64, 8)
@@ -40,7 +40,7 @@ def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
 
 def test_progress_reports_every_planned_call(smollm2):
     seen = []
-    work = cmp.Workload(DOCS[:1], PROBES[:1], strategies=["chunked", "full_dense"], chunk_tokens=64, chunk_overlap=0)
+    work = cmp.ComparisonWork(DOCS[:1], PROBES[:1], strategies=["chunked", "full_dense"], chunk_tokens=64, chunk_overlap=0)
     report = cmp.compare(smollm2, work, progress=lambda done, planned, msg: seen.append((done, planned)))
     calls = sum(s["calls"] for s in report["strategies"].values())
     assert seen == [(i, calls) for i in range(calls)]

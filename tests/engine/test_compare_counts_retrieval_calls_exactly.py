@@ -5,24 +5,24 @@ import pytest
 
 from engine.strategies import compare as cmp
 from engine.strategies.chunking import split_documents
-from engine.core.documents import Document
-from engine.core.probes import Probe
+from engine.core.documents import DocumentText
+from engine.core.probes import ProbeQuestion
 from engine.strategies.retrieval import Index, recall
 
 pytestmark = pytest.mark.model
 
 DOCS = [
-    Document("notes.txt", "The storage room is on the second floor.\n\nDeliveries arrive on Tuesdays.\n\n" * 4),
-    Document("memo.txt", "The monthly service fee is $4,500.\n\nInvoices are due in 30 days.\n\n" * 4),
+    DocumentText("notes.txt", "The storage room is on the second floor.\n\nDeliveries arrive on Tuesdays.\n\n" * 4),
+    DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nInvoices are due in 30 days.\n\n" * 4),
 ]
 PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval", source="memo.txt"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval", source="notes.txt"),
+    ProbeQuestion("What is the monthly service fee?", "$4,500", "retrieval", source="memo.txt"),
+    ProbeQuestion("When do deliveries arrive?", "Tuesdays", "retrieval", source="notes.txt"),
 ]
 
 
 def test_retrieval_calls_once_per_probe_and_routed_once_more_per_escalation(smollm2):
-    work = cmp.Workload(DOCS, PROBES, strategies=["retrieval", "routed"], chunk_tokens=32, chunk_overlap=0,
+    work = cmp.ComparisonWork(DOCS, PROBES, strategies=["retrieval", "routed"], chunk_tokens=32, chunk_overlap=0,
                         retrieval_chunks=2, diagnostics=False)
     report = cmp.compare(smollm2, work)
     retrieval, routed = report["strategies"]["retrieval"], report["strategies"]["routed"]
@@ -49,8 +49,8 @@ def test_retrieval_calls_once_per_probe_and_routed_once_more_per_escalation(smol
 
 
 def test_routed_keeps_its_retrieval_answer_where_whole_documents_refuse(smollm2):
-    long_doc = Document("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
-    work = cmp.Workload([long_doc], [Probe("What arrives?", "pallets", source="long.txt")],
+    long_doc = DocumentText("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
+    work = cmp.ComparisonWork([long_doc], [ProbeQuestion("What arrives?", "pallets", source="long.txt")],
                         strategies=["routed", "full_index_share"], diagnostics=False)
     report = cmp.compare(smollm2, work)
     routed = report["strategies"]["routed"]

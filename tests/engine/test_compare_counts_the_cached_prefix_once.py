@@ -13,7 +13,7 @@ pytestmark = pytest.mark.model
 
 def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
     strategies = ["full_dense", "full_dense_cached", "full_index_share_cached"]
-    work = cmp.Workload(MEMO_DOCS, MEMO_PROBES, strategies=strategies, diagnostics=False)
+    work = cmp.ComparisonWork(MEMO_DOCS, MEMO_PROBES, strategies=strategies, diagnostics=False)
     report = cmp.compare(smollm2, work)
     prompts = [cmp._full_prompt(smollm2, MEMO_DOCS, p.question) for p in MEMO_PROBES]
     length = shared_prefix_length(prompts)

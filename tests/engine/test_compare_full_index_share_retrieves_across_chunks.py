@@ -30,7 +30,7 @@ def test_full_index_share_answers_probes_whose_answers_sit_in_different_chunks(s
     # The model's calibrated groups, which this was measured with. SmolLM2 with groups calibrated on these documents
     # (the runs' default) answered 1 of 5 at this budget, though 9 of the gate's 43 against 4 at the default budget
     # (benchmarks/README.md, the sample's quality gate; 2026-12-05).
-    work = cmp.Workload(documents, probes, strategies=["full_index_share"], attention=BUDGET, diagnostics=False,
+    work = cmp.ComparisonWork(documents, probes, strategies=["full_index_share"], attention=BUDGET, diagnostics=False,
                         anchors="calibrated")
     result = cmp.compare(smollm2, work)["strategies"]["full_index_share"]
     print(

@@ -3,13 +3,13 @@
 from engine.strategies import compare as cmp
 
 
-def ran(name: str, correct: list[bool]) -> cmp.StrategyResult:
-    return cmp.StrategyResult(name, "dense", answers=[{"correct": c} for c in correct])
+def ran(name: str, correct: list[bool]) -> cmp.StrategyTally:
+    return cmp.StrategyTally(name, "dense", answers=[{"correct": c} for c in correct])
 
 
 def test_a_strategy_left_alone_by_refusals_has_no_gate():
     results = {
-        "full_dense": cmp.StrategyResult("full_dense", "dense", refused="too long"),
+        "full_dense": cmp.StrategyTally("full_dense", "dense", refused="too long"),
         "chunked": ran("chunked", [False, False, True]),
     }
     gates = cmp._gates(results, 5.0)
@@ -19,7 +19,7 @@ def test_a_strategy_left_alone_by_refusals_has_no_gate():
 
 def test_the_strategies_that_ran_are_gated_against_the_best_of_them():
     results = {
-        "full_index_share": cmp.StrategyResult("full_index_share", "index_share", refused="too long"),
+        "full_index_share": cmp.StrategyTally("full_index_share", "index_share", refused="too long"),
         "full_dense": ran("full_dense", [True] * 12),
         "chunked": ran("chunked", [False] * 12),
     }

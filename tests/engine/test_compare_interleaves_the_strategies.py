@@ -12,7 +12,7 @@ pytestmark = pytest.mark.model
 
 def test_each_probe_starts_with_the_next_strategy_and_keeps_chunked_calls_together(smollm2):
     strategies = ["chunked", "full_dense", "full_sliding_window"]
-    work = cmp.Workload(MEMO_DOCS, MEMO_PROBES, strategies=strategies, chunk_tokens=48, chunk_overlap=0,
+    work = cmp.ComparisonWork(MEMO_DOCS, MEMO_PROBES, strategies=strategies, chunk_tokens=48, chunk_overlap=0,
                         diagnostics=False)
     report = cmp.compare(smollm2, work)
     per_probe = {"chunked": len(split_documents(MEMO_DOCS, smollm2.tokenizer, 48, 0)) + 1,

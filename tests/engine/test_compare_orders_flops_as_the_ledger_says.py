@@ -5,8 +5,8 @@ import pytest
 from engine.strategies import compare as cmp
 from engine.core import ledger
 from engine.attention import AttentionConfig
-from engine.core.documents import Document
-from engine.core.probes import Probe
+from engine.core.documents import DocumentText
+from engine.core.probes import ProbeQuestion
 
 pytestmark = pytest.mark.model
 
@@ -17,7 +17,7 @@ ATTENTION = AttentionConfig(window=256, topk=256, global_blocks=2, indexer="exac
 
 def test_a_4k_token_workload_costs_least_with_index_share(smollm2, gpl_text):
     ids = smollm2.tokenizer(gpl_text)["input_ids"][:4000]
-    doc = Document("gpl.txt", smollm2.tokenizer.decode(ids))
+    doc = DocumentText("gpl.txt", smollm2.tokenizer.decode(ids))
     shape = ledger.from_hf_config(smollm2.config, smollm2.name)
     predicted = {
         m: ledger.prefill_costs(shape, ATTENTION.replace(mode=m), 4000).total_flops
@@ -25,8 +25,8 @@ def test_a_4k_token_workload_costs_least_with_index_share(smollm2, gpl_text):
     }
     assert predicted["index_share"] < predicted["naive_sparse"] < predicted["dense"]
 
-    work = cmp.Workload(
-        [doc], [Probe("Who may copy this license?", "Everyone")],
+    work = cmp.ComparisonWork(
+        [doc], [ProbeQuestion("Who may copy this license?", "Everyone")],
         strategies=["full_index_share", "full_naive_sparse", "full_dense"], attention=ATTENTION, diagnostics=False,
     )
     flops = {name: s["flops"] for name, s in cmp.compare(smollm2, work)["strategies"].items()}

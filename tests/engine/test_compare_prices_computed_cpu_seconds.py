@@ -7,18 +7,18 @@ import pytest
 import torch
 
 from engine.strategies import compare as cmp
-from engine.core.documents import Document
-from engine.core.probes import Probe
+from engine.core.documents import DocumentText
+from engine.core.probes import ProbeQuestion
 
 pytestmark = pytest.mark.model
 
-DOCS = [Document("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 3)]
-PROBES = [Probe("What is the monthly service fee?", "$4,500"), Probe("When do deliveries arrive?", "Tuesdays")]
+DOCS = [DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 3)]
+PROBES = [ProbeQuestion("What is the monthly service fee?", "$4,500"), ProbeQuestion("When do deliveries arrive?", "Tuesdays")]
 
 
 @pytest.fixture(scope="module")
 def report(smollm2):
-    work = cmp.Workload(DOCS, PROBES, strategies=["full_dense", "chunked"], chunk_tokens=48, chunk_overlap=0,
+    work = cmp.ComparisonWork(DOCS, PROBES, strategies=["full_dense", "chunked"], chunk_tokens=48, chunk_overlap=0,
                         prices=cmp.Prices(3.6, 0.15, 0.6), diagnostics=False)
     return cmp.compare(smollm2, work)
 

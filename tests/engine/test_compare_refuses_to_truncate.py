@@ -4,16 +4,16 @@ import pytest
 
 from engine.strategies import compare as cmp
 from engine.core import run_settings
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
-from engine.core.probes import Probe
+from engine.core.probes import ProbeQuestion
 
 pytestmark = pytest.mark.model
 
 
 def test_full_context_strategies_refuse_and_say_why(smollm2):
-    long_doc = Document("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
-    work = cmp.Workload([long_doc], [Probe("What arrives?", "pallets")], strategies=["full_dense", "full_index_share"])
+    long_doc = DocumentText("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
+    work = cmp.ComparisonWork([long_doc], [ProbeQuestion("What arrives?", "pallets")], strategies=["full_dense", "full_index_share"])
     report = cmp.compare(smollm2, work)
     for name in ("full_dense", "full_index_share"):
         refused = report["strategies"][name]["refused"]
@@ -21,17 +21,17 @@ def test_full_context_strategies_refuse_and_say_why(smollm2):
 
 
 def test_it_rejects_a_chunk_larger_than_the_models_positions(smollm2):
-    work = cmp.Workload(
-        [Document("a.txt", "Some text.")], [Probe("Q?", "A")], strategies=["chunked"], chunk_tokens=9000
+    work = cmp.ComparisonWork(
+        [DocumentText("a.txt", "Some text.")], [ProbeQuestion("Q?", "A")], strategies=["chunked"], chunk_tokens=9000
     )
     with pytest.raises(EngineError, match="chunk size must be between 16 and 7936"):
         cmp.compare(smollm2, work)
 
 
 def test_chunked_refuses_before_running_when_its_reduce_call_could_overflow(smollm2):
-    many_chunks = Document("log.txt", "\n\n".join(f"Entry {i}: the pallet count was {i}." for i in range(600)))
-    work = cmp.Workload(
-        [many_chunks], [Probe("What was the pallet count?", "7")],
+    many_chunks = DocumentText("log.txt", "\n\n".join(f"Entry {i}: the pallet count was {i}." for i in range(600)))
+    work = cmp.ComparisonWork(
+        [many_chunks], [ProbeQuestion("What was the pallet count?", "7")],
         strategies=["chunked"], chunk_tokens=16, chunk_overlap=0,
     )
     calls = []

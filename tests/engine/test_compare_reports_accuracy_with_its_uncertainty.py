@@ -8,26 +8,26 @@ import pytest
 from engine.strategies import compare as cmp
 from engine.core import stats
 from engine.attention import AttentionConfig
-from engine.core.documents import Document
-from engine.core.probes import Probe, token_f1
+from engine.core.documents import DocumentText
+from engine.core.probes import ProbeQuestion, token_f1
 
 pytestmark = pytest.mark.model
 
-DOCS = [Document("memo.txt", (
+DOCS = [DocumentText("memo.txt", (
     "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n"
     "The account manager is Dana Reyes.\n\nThe storage room is on the second floor.\n"
 ))]
 PROBES = [
-    Probe("What is the monthly service fee?", "$4,500", "retrieval"),
-    Probe("When do deliveries arrive?", "Tuesdays", "retrieval"),
-    Probe("Who is the account manager?", "Dana Reyes", "retrieval"),
-    Probe("Where is the storage room?", "second floor", "retrieval"),
+    ProbeQuestion("What is the monthly service fee?", "$4,500", "retrieval"),
+    ProbeQuestion("When do deliveries arrive?", "Tuesdays", "retrieval"),
+    ProbeQuestion("Who is the account manager?", "Dana Reyes", "retrieval"),
+    ProbeQuestion("Where is the storage room?", "second floor", "retrieval"),
 ]
 
 
 def test_the_interval_f1_and_gate_agree_with_engine_stats(smollm2):
     strategies = ["full_dense", "full_sliding_window"]
-    work = cmp.Workload(DOCS, PROBES, strategies=strategies, gate_points=5.0, diagnostics=False,
+    work = cmp.ComparisonWork(DOCS, PROBES, strategies=strategies, gate_points=5.0, diagnostics=False,
                         attention=AttentionConfig(window=64, block_size=16, topk=0, global_blocks=0))
     report = cmp.compare(smollm2, work)
     correct = {name: [a["correct"] for a in report["strategies"][name]["probes"]] for name in strategies}
@@ -48,6 +48,6 @@ def test_the_interval_f1_and_gate_agree_with_engine_stats(smollm2):
 
 
 def test_one_strategy_alone_has_no_gate(smollm2):
-    work = cmp.Workload(DOCS, PROBES[:1], strategies=["full_dense"], diagnostics=False)
+    work = cmp.ComparisonWork(DOCS, PROBES[:1], strategies=["full_dense"], diagnostics=False)
     q = cmp.compare(smollm2, work)["strategies"]["full_dense"]["quality"]
     assert (q["gate"], q["gated"], q["mcnemar_p"], q["probes_to_tell"]) == ("none", False, None, None)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.core.documents import MAX_DOCUMENT_BYTES, Document, read_documents
+from engine.core.documents import MAX_DOCUMENT_BYTES, DocumentText, read_documents
 from engine.core.errors import EngineError
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
@@ -21,8 +21,8 @@ def test_it_reads_documents_in_order_under_their_file_names(tmp_path):
     first = _write(tmp_path, "contract.txt", "The fee is $4,500.\n")
     second = _write(tmp_path, "notes.md", "Café opens at seven.")
     assert read_documents([first, str(second)]) == [
-        Document("contract.txt", "The fee is $4,500.\n"),
-        Document("notes.md", "Café opens at seven."),
+        DocumentText("contract.txt", "The fee is $4,500.\n"),
+        DocumentText("notes.md", "Café opens at seven."),
     ]
 
 

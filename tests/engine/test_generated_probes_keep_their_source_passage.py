@@ -1,13 +1,13 @@
 """Each generated probe keeps its passage, the sentence(s) its answer was taken from, as a reader sees them: for
 multi-hop both sentences, for a cross-reference the defining sentence. probes.jsonl carries it."""
 
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.probes import generate_probes, load_probes, save_probes
 
 DOCS = [
-    Document("contract.txt", 'Scope.\n\n"Delivery Window" means the two-hour period\nagreed for each store. The '
+    DocumentText("contract.txt", 'Scope.\n\n"Delivery Window" means the two-hour period\nagreed for each store. The '
                              "account manager of Northwind is Dana Reyes. The fee is $4,500[1].\n"),
-    Document("directory.txt", "Staff. Dana Reyes's phone extension is 4412. Deliveries keep the Delivery "
+    DocumentText("directory.txt", "Staff. Dana Reyes's phone extension is 4412. Deliveries keep the Delivery "
                               "Window.\n"),
 ]
 

@@ -3,7 +3,7 @@ each kind, the kinds interleaved: a small set still asks about every document an
 
 import pytest
 
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.core.probes import generate_probes
 
@@ -11,17 +11,17 @@ SUBJECTS = ("fee", "deposit", "rate", "notice period", "depot code", "route numb
             "invoice number", "cut-off time", "grace period", "weight limit")
 
 
-def _facts(prefix: str) -> Document:
-    return Document(f"{prefix}.txt", " ".join(f"The {prefix} {subject} is {prefix.upper()}-{n}."
+def _facts(prefix: str) -> DocumentText:
+    return DocumentText(f"{prefix}.txt", " ".join(f"The {prefix} {subject} is {prefix.upper()}-{n}."
                                               for n, subject in enumerate(SUBJECTS)))
 
 
 @pytest.fixture
 def docs():
-    terms = Document("terms.txt", "".join(f'"{term}" means a thing.\n\n' for term in
+    terms = DocumentText("terms.txt", "".join(f'"{term}" means a thing.\n\n' for term in
                                           ("Service Credit", "Delivery Window", "Cold Chain", "Route Sheet")))
-    people = Document("people.txt", "The account manager of Northwind is Dana Reyes.\n")
-    directory = Document("directory.txt", "Dana Reyes's phone extension is 4412.\n"
+    people = DocumentText("people.txt", "The account manager of Northwind is Dana Reyes.\n")
+    directory = DocumentText("directory.txt", "Dana Reyes's phone extension is 4412.\n"
                                           "Use the Service Credit, Delivery Window, Cold Chain and Route Sheet.\n")
     return [_facts("alpha"), _facts("beta"), _facts("gamma"), terms, people, directory]
 

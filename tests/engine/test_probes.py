@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.documents import Document, read_documents
+from engine.core.documents import DocumentText, read_documents
 from engine.core.errors import EngineError
-from engine.core.probes import KINDS, Probe, generate_probes, is_correct, load_probes, normalise, save_probes
+from engine.core.probes import KINDS, ProbeQuestion, generate_probes, is_correct, load_probes, normalise, save_probes
 
 WORKLOAD = Path(__file__).resolve().parents[2] / "samples" / "workload"
 
@@ -34,8 +34,8 @@ def test_it_loads_probes_skipping_blank_lines(tmp_path):
         '{"question": "Who signs?", "answer": "Dana Reyes"}',
     )
     assert load_probes(path) == [
-        Probe("What is the fee?", "$4,500", "retrieval"),
-        Probe("Who signs?", "Dana Reyes", "user"),
+        ProbeQuestion("What is the fee?", "$4,500", "retrieval"),
+        ProbeQuestion("Who signs?", "Dana Reyes", "user"),
     ]
 
 
@@ -95,9 +95,9 @@ def test_it_rejects_a_file_that_is_not_utf8(tmp_path):
 
 def test_saved_probes_load_back_unchanged(tmp_path):
     probes = [
-        Probe("Wie hoch ist die Gebühr?", "4.500 €", "retrieval", "vertrag.txt"),
-        Probe('Which file defines "Delivery Window"?', "services-agreement.txt", "cross_reference"),
-        Probe("Which line?\u2028The next one.", "hi"),
+        ProbeQuestion("Wie hoch ist die Gebühr?", "4.500 €", "retrieval", "vertrag.txt"),
+        ProbeQuestion('Which file defines "Delivery Window"?', "services-agreement.txt", "cross_reference"),
+        ProbeQuestion("Which line?\u2028The next one.", "hi"),
     ]
     path = tmp_path / "probes.jsonl"
     save_probes(probes, path)
@@ -107,8 +107,8 @@ def test_saved_probes_load_back_unchanged(tmp_path):
 
 def test_saving_replaces_the_old_file_and_leaves_no_temporary_file(tmp_path):
     path = _jsonl(tmp_path, '{"question": "Old?", "answer": "old"}')
-    save_probes([Probe("New?", "new")], path)
-    assert load_probes(path) == [Probe("New?", "new")]
+    save_probes([ProbeQuestion("New?", "new")], path)
+    assert load_probes(path) == [ProbeQuestion("New?", "new")]
     assert [p.name for p in tmp_path.iterdir()] == ["probes.jsonl"]
 
 
@@ -120,8 +120,8 @@ def test_a_failed_save_keeps_the_old_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr("engine.core.jsonfile.os.replace", disk_full)
     with pytest.raises(EngineError, match="cannot write .*probes.jsonl: No space left"):
-        save_probes([Probe("New?", "new")], path)
-    assert load_probes(path) == [Probe("Old?", "old")]
+        save_probes([ProbeQuestion("New?", "new")], path)
+    assert load_probes(path) == [ProbeQuestion("Old?", "old")]
     assert [p.name for p in tmp_path.iterdir()] == ["probes.jsonl"]
 
 
@@ -189,7 +189,7 @@ def test_every_generated_answer_stands_verbatim_in_its_source(workload_docs):
 
 def test_it_generates_a_multi_hop_probe_through_a_name(workload_docs):
     probes = generate_probes(workload_docs)
-    assert Probe(
+    assert ProbeQuestion(
         "What is the phone extension of the account manager of Northwind Logistics?",
         "4412",
         "multi_hop",
@@ -202,12 +202,12 @@ def test_it_generates_a_multi_hop_probe_through_a_name(workload_docs):
 )
 def test_it_links_a_name_to_a_fact_about_that_name_in_another_document(second_fact):
     docs = [
-        Document("contract.txt", "The site supervisor of the Swan Island depot is José Álvarez."),
-        Document("directory.txt", f"Staff contacts are listed below.\n{second_fact}\n"),
+        DocumentText("contract.txt", "The site supervisor of the Swan Island depot is José Álvarez."),
+        DocumentText("directory.txt", f"Staff contacts are listed below.\n{second_fact}\n"),
     ]
     multi_hop = [probe for probe in generate_probes(docs) if probe.kind == "multi_hop"]
     assert multi_hop == [
-        Probe(
+        ProbeQuestion(
             "What is the mobile number of the site supervisor of the Swan Island depot?",
             "555-0100",
             "multi_hop",
@@ -218,20 +218,20 @@ def test_it_links_a_name_to_a_fact_about_that_name_in_another_document(second_fa
 
 def test_it_skips_a_subject_stated_with_two_different_values():
     docs = [
-        Document("a.txt", "The monthly fee is $4,500. The notice period is 45 days."),
-        Document("b.txt", "The monthly fee is $5,000."),
+        DocumentText("a.txt", "The monthly fee is $4,500. The notice period is 45 days."),
+        DocumentText("b.txt", "The monthly fee is $5,000."),
     ]
     assert [probe.question for probe in generate_probes(docs)] == ["What is the notice period?"]
 
 
 def test_it_does_not_take_a_predicate_for_a_value():
-    docs = [Document("a.txt", "The invoice is due within 30 days. The invoice number is INV-7.")]
+    docs = [DocumentText("a.txt", "The invoice is due within 30 days. The invoice number is INV-7.")]
     assert [(p.question, p.answer) for p in generate_probes(docs)] == [("What is the invoice number?", "INV-7")]
 
 
 def test_a_note_mark_is_not_part_of_the_answer():
     # As the DOCX reader writes a footnote's mark: "crate[1]" folded to "crate 1" marked a right answer wrong.
-    docs = [Document("prices.docx", "The price is 12.50 EUR per crate[1]. The delivery day is Monday[E2].")]
+    docs = [DocumentText("prices.docx", "The price is 12.50 EUR per crate[1]. The delivery day is Monday[E2].")]
 
     assert [(p.question, p.answer) for p in generate_probes(docs)] == [
         ("What is the price?", "12.50 EUR per crate"), ("What is the delivery day?", "Monday")]
@@ -240,15 +240,15 @@ def test_a_note_mark_is_not_part_of_the_answer():
 
 def test_characters_no_reader_sees_are_not_part_of_the_answer():
     # A soft hyphen from hyphenation and a zero-width space from a web page: the probe form refuses both.
-    docs = [Document("terms.txt", "The account manager is Dana Rey\u00adnolds. The depot code is DX\u200b-40.")]
+    docs = [DocumentText("terms.txt", "The account manager is Dana Rey\u00adnolds. The depot code is DX\u200b-40.")]
 
     assert [(p.question, p.answer) for p in generate_probes(docs)] == [
         ("What is the account manager?", "Dana Reynolds"), ("What is the depot code?", "DX-40")]
 
 
 def test_multi_hop_answers_are_cleaned_too_and_tabs_read_as_spaces():
-    docs = [Document("crm.txt", "The account manager of Northwind is Dana Reyes. The fee is EUR\t500."),
-            Document("hr.txt", "Dana Reyes's employer is Glo\u00adbex Corp[2].")]
+    docs = [DocumentText("crm.txt", "The account manager of Northwind is Dana Reyes. The fee is EUR\t500."),
+            DocumentText("hr.txt", "Dana Reyes's employer is Glo\u00adbex Corp[2].")]
 
     answers = {p.question: p.answer for p in generate_probes(docs)}
 
@@ -263,7 +263,7 @@ def test_it_finds_a_function_defined_in_one_file_and_called_in_another(tmp_path)
     (tmp_path / "app.py").write_text("from billing import Ledger, parse_invoice\n\nrows = parse_invoice(raw)\n")
     probes = generate_probes(read_documents([tmp_path / "billing.py", tmp_path / "app.py"]))
     assert [p for p in probes if p.kind == "cross_reference"] == [
-        Probe(
+        ProbeQuestion(
             "In which file is the function parse_invoice, which app.py calls, defined?",
             "billing.py",
             "cross_reference",

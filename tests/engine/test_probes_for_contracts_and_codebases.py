@@ -7,7 +7,7 @@ from pathlib import Path
 
 import environ
 
-from engine.core.documents import Document, read_documents
+from engine.core.documents import DocumentText, read_documents
 from engine.core.probes import file_labels, generate_probes
 
 CONTRACTS = Path(__file__).resolve().parents[2] / "samples" / "contracts"
@@ -30,7 +30,7 @@ def test_the_held_out_licences_give_a_probe_per_numbered_section():
 def test_a_number_that_opens_two_headings_and_a_numbered_sentence_ask_nothing():
     text = ("1. Scope\nThe services are described below.\n\n2. Fees\nFees are due monthly.\n\n2. Fees again\n\n"
             "3. The supplier shall deliver every order within the agreed window of days.\n")
-    asked = {p.question: p.answer for p in generate_probes([Document("msa.txt", text)], limit=50)}
+    asked = {p.question: p.answer for p in generate_probes([DocumentText("msa.txt", text)], limit=50)}
     assert asked == {"What is the heading of section 1 of msa.txt?": "Scope"}
 
 
@@ -41,7 +41,7 @@ def test_files_inside_an_upload_are_named_as_a_person_names_them():
         "codebase.zip/src/app/views.py": "def show():\n    return Invoice()\n",
         "codebase.zip/src/app/__init__.py": "", "codebase.zip/tests/__init__.py": "",
     }
-    probes = generate_probes([Document(name, text) for name, text in code.items()], limit=10)
+    probes = generate_probes([DocumentText(name, text) for name, text in code.items()], limit=10)
     assert [(p.question, p.answer) for p in probes] == [
         ("In which file is the class Invoice, which views.py calls, defined?", "models.py")]
     assert file_labels(list(code)) == {
@@ -86,7 +86,7 @@ def settle(invoice, *, late=False) -> None:
 
 
 def test_a_python_file_asks_what_its_code_states_in_several_shapes():
-    asked = {p.question: p.answer for p in generate_probes([Document("repo.zip/billing.py", MODULE)], limit=50)}
+    asked = {p.question: p.answer for p in generate_probes([DocumentText("repo.zip/billing.py", MODULE)], limit=50)}
     assert asked == {
         "What type does the method Invoice.total in billing.py return?": "Decimal",
         "What type does the method Invoice.path in billing.py return?": "Invoice",  # a forward reference, unquoted
@@ -103,13 +103,13 @@ def test_a_python_file_asks_what_its_code_states_in_several_shapes():
 
 
 def test_code_that_does_not_parse_asks_nothing_of_its_own():
-    assert generate_probes([Document("broken.py", "def f(:\n    return 1\n")], limit=10) == []
+    assert generate_probes([DocumentText("broken.py", "def f(:\n    return 1\n")], limit=10) == []
 
 
 def test_a_real_library_gets_probes_of_every_shape_each_resting_on_its_source():
     # django-environ, a dependency of this project, read as an uploaded ZIP would be.
     root = Path(environ.__file__).parent
-    docs = [Document(f"environ.zip/{p.relative_to(root.parent)}", p.read_text()) for p in sorted(root.rglob("*.py"))]
+    docs = [DocumentText(f"environ.zip/{p.relative_to(root.parent)}", p.read_text()) for p in sorted(root.rglob("*.py"))]
     probes = generate_probes(docs)
     asked = {p.question: p.answer for p in probes}
     shapes = {p.question.split(" ")[0] + " " + p.question.split(" ")[1] for p in probes}

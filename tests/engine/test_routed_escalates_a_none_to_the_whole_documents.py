@@ -9,14 +9,14 @@ import pytest
 
 from engine.strategies import compare as cmp
 from engine.strategies.chunking import Chunk
-from engine.core.documents import Document
+from engine.core.documents import DocumentText
 from engine.model.loader import load_tokenizer
-from engine.core.probes import Probe
+from engine.core.probes import ProbeQuestion
 from engine.strategies.retrieval import Index
 
 CHUNKS = [Chunk("memo.txt", 0, "The monthly service fee is $4,500.", 9, 0),
           Chunk("memo.txt", 1, "Deliveries arrive on Tuesdays.", 6, 35)]
-PROBE = Probe("What is the monthly service fee?", "$4,500", source="memo.txt")
+PROBE = ProbeQuestion("What is the monthly service fee?", "$4,500", source="memo.txt")
 FULL_PROMPT = [1, 2, 3]
 
 
@@ -33,9 +33,9 @@ class ScriptedCaller:
         return self.answers.pop(0)
 
 
-def answer(strategy: str, caller: ScriptedCaller, full_prompt=FULL_PROMPT) -> cmp.StrategyResult:
-    out = cmp.StrategyResult(strategy, cmp.MODES[strategy])
-    work = cmp.Workload([Document("memo.txt", "unused")], [PROBE])
+def answer(strategy: str, caller: ScriptedCaller, full_prompt=FULL_PROMPT) -> cmp.StrategyTally:
+    out = cmp.StrategyTally(strategy, cmp.MODES[strategy])
+    work = cmp.ComparisonWork([DocumentText("memo.txt", "unused")], [PROBE])
     cmp._answer_retrieval(caller, work, Index(CHUNKS), PROBE, full_prompt, out)
     return out
 
