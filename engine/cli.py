@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 # The kernel commands keep their flags in their own modules; importing them loads no
@@ -16,7 +17,7 @@ from engine import bench as bench_command
 from engine.bench import model as bench_model_command
 from engine.core import run_settings
 from engine.evaluation import kernel_check as check_command
-from engine.attention import INDEXERS, MODES, AttentionConfig
+from engine.attention import MODES, AttentionConfig
 from engine.core.errors import EngineError
 from engine.core.jsonfile import write_json_atomic
 from engine.core.catalogue import DEFAULT_KEY, MODELS
@@ -27,33 +28,38 @@ MODEL_HELP = (f"a catalogue model ({', '.join(MODELS)}), or a local Hugging Face
               f"(default: ENGINE_MODEL, else {DEFAULT_KEY})")
 
 
-_ATTENTION_FLAGS = {
-    "window": "local window, tokens",
-    "topk": "indexer budget, tokens (rounded up to whole blocks)",
+# AttentionConfig's settings that a run does not set (engine.core.run_settings.SETTINGS has those), for the commands
+# that measure attention itself.
+_ENGINE_FLAGS = {
     "block_size": "query and key block, tokens",
-    "group_size": "layers that share one indexer pass (index_share)",
     "dense_layers": "first layers kept dense",
     "sink_blocks": "blocks at the start every query keeps",
-    "global_blocks": "strided global blocks spread over the prefix",
     "decode_reselect": "decoding re-runs the indexer every this many tokens (0: only for the question)",
     "answer_topk": "indexer budget of a prompt's last 128 tokens and each new token (when above --topk)",
 }
 
 
+def _add_setting_flag(parser: argparse.ArgumentParser, setting: run_settings.Setting, default) -> None:
+    parser.add_argument("--" + setting.name.replace("_", "-"), type=setting.kind, choices=setting.choices or None,
+                        default=default, help=f"{setting.help}; default {setting.default}, as the app's runs")
+
+
 def add_attention_flags(parser: argparse.ArgumentParser) -> None:
     """Attention settings; any left out keep the app's runs' defaults (run_settings.attention), or a preset's: a
     command at AttentionConfig's own (window 1,024, top-k 2,048) measured another Index Share than the app runs."""
+    for setting in run_settings.SETTINGS:
+        if setting.attention:
+            _add_setting_flag(parser, setting, None)
     runs = run_settings.attention({})
-    for name, help_text in _ATTENTION_FLAGS.items():
+    for name, help_text in _ENGINE_FLAGS.items():
         parser.add_argument("--" + name.replace("_", "-"), type=int, default=None,
                             help=f"{help_text}; default {getattr(runs, name)}, as the app's runs")
-    parser.add_argument("--indexer", default=None,
-                        help=f"one of {', '.join(INDEXERS)}; default {runs.indexer}, as the app's runs")
 
 
 def attention_config(args: argparse.Namespace, mode: str, base: AttentionConfig | None = None) -> AttentionConfig:
     """The flags given, over `base` (default: the runs' attention, run_settings.attention)."""
-    given = {name: getattr(args, name) for name in (*_ATTENTION_FLAGS, "indexer") if getattr(args, name) is not None}
+    names = (*(s.name for s in run_settings.SETTINGS if s.attention), *_ENGINE_FLAGS)
+    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     return (base or run_settings.attention({})).replace(mode=mode, **given)
 
 
@@ -149,21 +155,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from engine.core.probes import load_probes
     from engine.tables import comparison_table
 
-    # Everything the user gave is checked before the model loads or anything runs.
-    work = ComparisonWork(
+    # Everything the user gave is checked before the model loads or anything runs: each run setting within its
+    # limits (run_settings.check_values), as the web's form and API check them.
+    work = ComparisonWork.from_settings(
         documents=read_documents(args.docs),
         probes=load_probes(args.probes),
         strategies=run_settings.check_strategies([s.strip() for s in args.strategies.split(",") if s.strip()]),
-        chunk_tokens=args.chunk_tokens,
-        chunk_overlap=args.chunk_overlap,
-        # check_values: each within run_settings.LIMITS, as the web's form and API check them.
-        **{k: v for k, v in run_settings.check_values({"retrieval_chunks": args.retrieval_chunks,
-                                                       "retrieval_tokens": args.retrieval_tokens}).items()
-           if k.startswith("retrieval_")},
-        attention=attention_config(args, "index_share"),
-        anchors=args.anchors,
+        values={setting.name: getattr(args, setting.name) for setting in run_settings.SETTINGS},
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
+    work = replace(work, attention=attention_config(args, "index_share", work.attention))
     run_settings.check_chunk_tokens(work.chunk_tokens, read_metadata(args.model).max_positions)
     check_sizes(work.chunk_tokens, work.chunk_overlap)
     out = _writable(args.json) if args.json else None
@@ -269,19 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--docs", nargs="+", required=True, help="text files of the workload")
     cmp.add_argument("--probes", required=True, help="JSONL: question, answer, optional kind")
     cmp.add_argument("--strategies", default=",".join(run_settings.DEFAULT_STRATEGIES), help="comma-separated")
-    cmp.add_argument("--chunk-tokens", type=int, default=run_settings.DEFAULTS["chunk_tokens"])
-    cmp.add_argument(
-        "--chunk-overlap", type=int, default=run_settings.DEFAULTS["chunk_overlap"],
-        help="tokens repeated between neighbouring chunks, fewer than the chunk's",
-    )
-    cmp.add_argument(
-        "--retrieval-chunks", type=int, default=run_settings.DEFAULTS["retrieval_chunks"],
-        help="chunks a retrieval question gets; 0: as many as fit --retrieval-tokens",
-    )
-    cmp.add_argument(
-        "--retrieval-tokens", type=int, default=run_settings.DEFAULTS["retrieval_tokens"],
-        help="tokens of chunks a retrieval question gets when --retrieval-chunks is 0",
-    )
+    for setting in run_settings.SETTINGS:  # the attention's come with add_attention_flags
+        if not setting.attention:
+            _add_setting_flag(cmp, setting, setting.default)
     cmp.add_argument("--model", help=MODEL_HELP)
     prices = run_settings.CLI_PRICES
     cmp.add_argument("--price-per-hour", type=float, default=prices["per_device_hour"], help="dollars per device-hour")
@@ -290,10 +281,6 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--api-output-price", type=float, default=prices["api_output_per_mtok"],
                      help="dollars per million output tokens")
     cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
-    cmp.add_argument("--anchors", choices=run_settings.ANCHORS, default=run_settings.DEFAULTS["anchors"],
-                     help="where Index Share's groups start: at anchor layers calibrated on the documents "
-                          "(workload) or on the model's calibration text (calibrated), or every --group-size-th sparse "
-                          "layer (uniform)")
     add_attention_flags(cmp)
     cmp.set_defaults(func=cmd_compare)
 

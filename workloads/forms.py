@@ -17,7 +17,7 @@ from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import model_choices, pricing, starting
 from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload, periods
-from workloads.models.comparison_runs import STRATEGIES
+from engine.core.run_settings import STRATEGIES
 from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
                                             validate_recipients, validate_timezone)
 
@@ -154,46 +154,35 @@ class ProbeGenerationForm(forms.Form):
         return PROBES_TO_GENERATE if limit is None else limit
 
 
-def _number(name: str, field=forms.IntegerField, **kwargs) -> forms.Field:
-    low, high = starting.LIMITS[name]
-    return field(min_value=low, max_value=high, initial=run_settings.DEFAULTS[name], **kwargs)
+def _setting_field(setting: run_settings.Setting) -> forms.Field:
+    """A run setting's form field, from engine.core.run_settings' table: its bounds, default, label and help."""
+    options = {"initial": setting.default, "required": not setting.optional, "label": setting.label.capitalize(),
+               "help_text": setting.help}
+    if setting.choices:
+        return forms.ChoiceField(choices=[(c, run_settings.shown(setting.name, c)) for c in setting.choices],
+                                 **options)
+    low, high = setting.limits
+    field = forms.FloatField if setting.kind is float else forms.IntegerField
+    return field(min_value=low, max_value=high, **options)
 
 
-class RunForm(forms.Form):
+# The run settings' fields, one per row of the table: a form class built from it, which RunForm extends.
+_RunSettingsForm = type("_RunSettingsForm", (forms.Form,), {
+    s.name: _setting_field(s) for s in run_settings.SETTINGS})
+
+
+class RunForm(_RunSettingsForm):
     """What a comparison runs: strategies and the engine's settings, with the model's defaults."""
 
+    field_order = ["strategies", *run_settings.DEFAULTS]
     strategies = forms.MultipleChoiceField(choices=[(s, run_settings.name(s)) for s in STRATEGIES],
                                            initial=starting.DEFAULT_STRATEGIES, widget=forms.CheckboxSelectMultiple)
-    group_size = _number("group_size", help_text="layers that share one indexer pass")
-    window = _number("window", help_text="local window, tokens")
-    topk = _number("topk", help_text="top-k budget, tokens")
-    global_blocks = _number("global_blocks", help_text="strided global blocks")
-    indexer = forms.ChoiceField(choices=list(run_settings.INDEXER_NAMES.items()),
-                                initial=run_settings.DEFAULTS["indexer"])
-    anchors = forms.ChoiceField(choices=[(a, a) for a in run_settings.ANCHORS],
-                                initial=run_settings.DEFAULTS["anchors"], required=False, label="Index Share's groups",
-                                help_text="workload: each group starts at the layer calibrated on this "
-                                          "workload's documents; calibrated: on the model's calibration text; "
-                                          "uniform: every group-size-th layer")
-    chunk_tokens = _number("chunk_tokens", help_text="tokens per chunk, for asking every chunk")
-    chunk_overlap = _number("chunk_overlap", help_text="tokens shared by neighbouring chunks")
-    # Optional, unlike the settings before them: left out (by a page or script from before they existed), a run
-    # takes the defaults.
-    retrieval_chunks = _number("retrieval_chunks", required=False,
-                               help_text="chunks a retrieval question gets (0: as many as fit the retrieval tokens)")
-    retrieval_tokens = _number("retrieval_tokens", required=False,
-                               help_text="tokens of chunks a retrieval question gets at most")
-    gate_points = _number("gate_points", forms.FloatField,
-                          help_text="a strategy more than this many accuracy points below the best is gated")
     # Hidden until a start is refused because every full-context strategy chosen would refuse, or because the run
     # would take hours (ask_to_confirm).
     confirm_refusals = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
                                           label="Start anyway, knowing the full-context strategies will refuse")
     confirm_duration = forms.BooleanField(required=False, initial=False, widget=forms.HiddenInput,
                                           label="Start anyway, knowing how long it takes")
-
-    def clean_anchors(self) -> str:
-        return self.cleaned_data["anchors"] or run_settings.DEFAULTS["anchors"]  # left out: the default, as below
 
     def clean(self):
         data = super().clean()
@@ -202,7 +191,9 @@ class RunForm(forms.Form):
         return data
 
     def settings(self) -> dict:
-        return {name: self.cleaned_data[name] for name in starting.SETTINGS}
+        """The run settings given; an optional one left out is None, which a run takes as its default."""
+        return {name: self.cleaned_data[name] if self.cleaned_data[name] != "" else None
+                for name in starting.SETTINGS}
 
     def ask_to_confirm(self, refused: starting.NotConfirmed) -> None:
         """Show why a start needs confirming with a "start anyway" box to tick, for the user to post the form again;

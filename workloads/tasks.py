@@ -166,14 +166,10 @@ def _compare(run: ComparisonRun) -> dict:
     api = pricing.workload_api_price(workload, on)
     # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
-    work = ComparisonWork(
+    work = ComparisonWork.from_settings(
         documents=[DocumentText(d.name, d.text) for d in documents],
         probes=[ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
-        strategies=run.strategies, chunk_tokens=run.chunk_tokens, chunk_overlap=run.chunk_overlap,
-        retrieval_chunks=run.retrieval_chunks, retrieval_tokens=run.retrieval_tokens,
-        attention=run.attention_config(), anchors=run.anchors,
-        prices=Prices(float(gpu.per_hour), *api_rates),
-        gate_points=run.gate_points,
+        strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
     return compare(lm, work, progress=_progress(run.pk, leases.holder()))
 

@@ -9,8 +9,8 @@ The pipeline, one module a step (the first two are plain Python, in engine.core)
   backends   the torch reference or the Triton kernels attend over the selected blocks
   state      SparseAttention: one forward's selections and counters, shared across a group's layers
 
-Runtime: it may import engine.core and torch. The names below that need torch are imported on first use, so
-that `python -m engine --help` starts without loading torch.
+Runtime: it may import engine.core and torch. The names below that need torch are imported on first use, so that
+importing the package alone loads no torch (a process sets OpenMP's wait policy first: engine.core.openmp).
 """
 
 from engine.core.attention_config import INDEXERS, MODES, AttentionConfig

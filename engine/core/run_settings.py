@@ -33,6 +33,8 @@ one is a near-miss (a chunk that shares the question's words but not its answer)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.core.attention_config import LIMITS as ATTENTION_LIMITS
 from engine.core.attention_config import INDEXERS, AttentionConfig
 from engine.core.errors import EngineError
@@ -67,40 +69,86 @@ NAMES = {
 # The most tokens any answer may take: probes have short answers (a number, a name, a file name).
 ANSWER_TOKENS = 24
 
-# A run's settings and their defaults: the attention's four that a user tunes, then the comparison's own.
-DEFAULTS = {
-    "group_size": 4, "window": 256, "topk": 256, "global_blocks": 2, "indexer": "pooled_mass", "anchors": "workload",
-    "chunk_tokens": 512, "chunk_overlap": 64, "gate_points": 5.0,
-    # Chunks a retrieval question gets: retrieval_chunks when above 0, else as many as fit retrieval_tokens.
-    "retrieval_chunks": 0, "retrieval_tokens": 1536,
-}
-# The prices `engine compare` runs at when none are given: the app prices a run from the organisation's price book.
-CLI_PRICES = {"per_device_hour": 2.0, "api_input_per_mtok": 0.15, "api_output_per_mtok": 0.60}
 # Pages, the PDF and forms show these; the identifiers stay in the API, the JSON and the CLI.
 INDEXER_NAMES = {"pooled_mass": "pooled attention mass", "mass": "attention mass", "exact": "exact scores",
                  "pooled": "pooled scores"}
-LABELS = {
-    "group_size": "group size", "window": "local window", "topk": "top-k budget", "global_blocks": "global blocks",
-    "indexer": "indexer", "anchors": "where Index Share's groups start", "chunk_tokens": "chunk size",
-    "chunk_overlap": "chunk overlap", "gate_points": "quality gate, points", "retrieval_chunks": "chunks a search gives",
-    "retrieval_tokens": "tokens a search gives",
-}
 # Where Index Share's groups start: at anchor layers calibrated on the workload's documents or on the model's
-# calibration text (engine.evaluation.calibration), or every group_size-th sparse layer. The workload's own documents are the
-# default: on the sample's 43 probes they put Index Share inside the 5-point gate (31 right against naive sparse's
-# 33), where the model's calibration text gave 27 and uniform groups 22 (benchmarks/README.md, the sample's gate).
+# calibration text (engine.evaluation.calibration), or every group_size-th sparse layer. The workload's own documents
+# are the default: on the sample's 43 probes they put Index Share inside the 5-point gate (31 right against naive
+# sparse's 33), where the model's calibration text gave 27 and uniform groups 22 (benchmarks/README.md, the sample's
+# gate).
 ANCHORS = ("workload", "calibrated", "uniform")
-# The group sizes a group-size sweep asks (engine.evaluation.group_sweep): 1 is an indexer in every layer (naive sparse), 4 the
-# article's.
+# The group sizes a group-size sweep asks (engine.evaluation.group_sweep): 1 is an indexer in every layer (naive
+# sparse), 4 the article's.
 GROUP_SIZES = (1, 2, 4, 8)
-# Bounds that catch typos; the engine checks the rest against the model (chunk room, block size).
-LIMITS = {
-    **{name: ATTENTION_LIMITS[name] for name in ("group_size", "topk", "global_blocks")},
-    "window": (64, ATTENTION_LIMITS["window"][1]),  # a run's blocks are 64 tokens, and the window covers one at least
-    "chunk_tokens": (16, 1 << 20), "chunk_overlap": (0, 1 << 19), "gate_points": (0, 100),
+
+# Which strategies a setting changes: the whole-documents ones by their attention mode (routed escalates to
+# full_index_share), the chunk and search ones by name.
+_MODES = {**FULL_MODES, **CACHED_MODES, "routed": "index_share"}
+WINDOWED = tuple(s for s, mode in _MODES.items() if mode != "dense")
+SELECTING = tuple(s for s, mode in _MODES.items() if mode in ("naive_sparse", "index_share"))
+INDEX_SHARE = tuple(s for s, mode in _MODES.items() if mode == "index_share")
+CHUNKS = ("chunked", "retrieval", "routed")
+SEARCH = ("retrieval", "routed")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One run setting, the one place it is described: the web's model column, its form field, the API's schema and
+    the CLI's flag are all made from it (workloads.models.run_setting_columns, workloads.forms.RunForm,
+    workloads.api.schemas.RunIn, engine.cli), so that a new setting is a row here and a migration."""
+
+    name: str
+    default: int | float | str
+    label: str  # as pages and the PDF name it
+    help: str  # one line: the form's help, the API's description, the CLI's --help, the column's help_text
+    used_by: tuple[str, ...]  # the strategies whose answers or costs it changes
+    limits: tuple[int | float, int | float] | None = None  # a number's bounds, checked everywhere
+    choices: tuple[str, ...] = ()  # a text setting's values, the default first
+    attention: bool = False  # an AttentionConfig field (engine.core.attention_config); the rest are ComparisonWork's
+    # Forms and scripts from before it existed may leave it out: the run then takes the default.
+    optional: bool = False
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+
+# A run's settings: the attention's that a user tunes, then the comparison's own.
+SETTINGS = (
+    Setting("group_size", 4, "group size", "layers that share one indexer pass", INDEX_SHARE, attention=True,
+            limits=ATTENTION_LIMITS["group_size"]),
+    # A run's blocks are 64 tokens, and the window covers one at least.
+    Setting("window", 256, "local window", "local attention window, tokens", WINDOWED, attention=True,
+            limits=(64, ATTENTION_LIMITS["window"][1])),
+    Setting("topk", 256, "top-k budget", "tokens of the blocks the indexer picks", SELECTING, attention=True,
+            limits=ATTENTION_LIMITS["topk"]),
+    Setting("global_blocks", 2, "global blocks", "strided global blocks every query attends", SELECTING,
+            attention=True, limits=ATTENTION_LIMITS["global_blocks"]),
+    Setting("indexer", "pooled_mass", "indexer", "how the indexer scores blocks", SELECTING, attention=True,
+            choices=INDEXERS),
+    Setting("anchors", "workload", "where Index Share's groups start",
+            "where Index Share's groups start: at the layers calibrated on the workload's documents (workload) or on "
+            "the model's calibration text (calibrated), or every group-size-th sparse layer (uniform)",
+            INDEX_SHARE, choices=ANCHORS, optional=True),
+    Setting("chunk_tokens", 512, "chunk size", "tokens per chunk, for asking or searching the chunks", CHUNKS,
+            limits=(16, 1 << 20)),
+    Setting("chunk_overlap", 64, "chunk overlap", "tokens shared by neighbouring chunks, fewer than a chunk's",
+            CHUNKS, limits=(0, 1 << 19)),
+    Setting("gate_points", 5.0, "quality gate, points",
+            "a strategy more than this many accuracy points below the best is gated", STRATEGIES, limits=(0, 100)),
     # 0 means "fill retrieval_tokens"; the engine refuses a retrieval call that would not fit the model.
-    "retrieval_chunks": (0, 1 << 16), "retrieval_tokens": (16, 1 << 20),
-}
+    Setting("retrieval_chunks", 0, "chunks a search gives",
+            "chunks a search question gets (0: as many as fit the search tokens)", SEARCH, limits=(0, 1 << 16),
+            optional=True),
+    Setting("retrieval_tokens", 1536, "tokens a search gives", "tokens of chunks a search question gets at most",
+            SEARCH, limits=(16, 1 << 20), optional=True),
+)
+DEFAULTS = {s.name: s.default for s in SETTINGS}
+LIMITS = {s.name: s.limits for s in SETTINGS if s.limits}
+LABELS = {s.name: s.label for s in SETTINGS}
+# The prices `engine compare` runs at when none are given: the app prices a run from the organisation's price book.
+CLI_PRICES = {"per_device_hour": 2.0, "api_input_per_mtok": 0.15, "api_output_per_mtok": 0.60}
 MIN_CHUNK_ROOM = 256  # positions a chunk call leaves for the system message, the question and the answer
 
 
@@ -143,10 +191,10 @@ def check_values(values: dict) -> dict:
         value = settled[key]
         if not (isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high):
             raise EngineError(f"{key.replace('_', ' ')} must be a number from {low} to {high}; got {value!r}")
-    if settled["indexer"] not in INDEXERS:
-        raise EngineError(f"indexer must be one of {', '.join(INDEXERS)}; got {settled['indexer']!r}")
-    if settled["anchors"] not in ANCHORS:
-        raise EngineError(f"anchors must be one of {', '.join(ANCHORS)}; got {settled['anchors']!r}")
+    for setting in SETTINGS:
+        if setting.choices and settled[setting.name] not in setting.choices:
+            raise EngineError(f"{setting.name} must be one of {', '.join(setting.choices)}; "
+                              f"got {settled[setting.name]!r}")
     if settled["chunk_overlap"] >= settled["chunk_tokens"]:
         raise EngineError(f"chunk overlap ({settled['chunk_overlap']} tokens) must be smaller than the chunk size "
                           f"({settled['chunk_tokens']} tokens)")
@@ -166,6 +214,4 @@ def check_chunk_tokens(chunk_tokens: int, max_positions: int) -> None:
 def attention(values: dict, mode: str = "index_share") -> AttentionConfig:
     """The engine's attention settings for a run's settings (unset ones at their defaults)."""
     settled = {**DEFAULTS, **{k: v for k, v in values.items() if v is not None}}
-    return AttentionConfig(mode=mode, window=settled["window"], topk=settled["topk"],
-                           global_blocks=settled["global_blocks"], group_size=settled["group_size"],
-                           indexer=settled["indexer"])
+    return AttentionConfig(mode=mode, **{s.name: settled[s.name] for s in SETTINGS if s.attention})

@@ -198,6 +198,16 @@ class ComparisonWork:
     retrieval_tokens: int = run_settings.DEFAULTS["retrieval_tokens"]
     diagnostics: bool = True  # top-1 agreement and index overlap: extra, unbilled passes
 
+    @classmethod
+    def from_settings(cls, documents: Sequence[DocumentText], probes: Sequence[ProbeQuestion],
+                      strategies: Sequence[str], values: dict, prices: Prices) -> ComparisonWork:
+        """The work at a run's settings (engine.core.run_settings' table), each checked, unset ones at their
+        defaults: the attention's go into `attention`, every other into the field of its name."""
+        settled = run_settings.check_values(values)
+        return cls(documents=documents, probes=probes, strategies=strategies, prices=prices,
+                   attention=run_settings.attention(settled),
+                   **{s.name: settled[s.name] for s in run_settings.SETTINGS if not s.attention})
+
 
 def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = None) -> dict:
     """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json)."""

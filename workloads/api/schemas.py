@@ -10,9 +10,10 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema, field_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema, create_model,
+                      field_validator)
 
-from engine.core.run_settings import ANCHORS, DEFAULT_STRATEGIES, DEFAULTS, INDEXERS, LIMITS, STRATEGIES
+from engine.core.run_settings import DEFAULT_STRATEGIES, SETTINGS, STRATEGIES, Setting
 from workloads import rules
 from workloads.comparisons import target_models
 from workloads.models import Alert, Probe, Workload
@@ -206,41 +207,29 @@ class ProbeOut(Schema):
 
 # --- runs -----------------------------------------------------------------------------------------
 
-def _limit(name: str, kind: type, description: str) -> Any:
-    """An optional run setting with its bounds and default, from engine.core.run_settings as the run service checks
-    them."""
-    low, high = LIMITS[name]
-    extra = {"allow_inf_nan": False} if kind is float else {}
-    return Field(None, ge=low, le=high, description=f"{description}; from {low} to {high}; default {DEFAULTS[name]}",
-                 **extra)
+def _setting_in(setting: Setting) -> tuple[Any, Any]:
+    """An optional run setting's type and field, from engine.core.run_settings' table: its bounds or values, its
+    default and its help, as the run service checks them."""
+    used_by = f"used by {', '.join(setting.used_by)}" if set(setting.used_by) != set(STRATEGIES) else "used by all"
+    if setting.choices:
+        kind, bounds, extra = Literal[setting.choices], f"one of {', '.join(setting.choices)}", {}
+    else:
+        (low, high), kind = setting.limits, setting.kind
+        bounds, extra = f"from {low} to {high}", {"ge": low, "le": high}
+        extra |= {"allow_inf_nan": False} if kind is float else {}
+    description = f"{setting.help}; {used_by}; {bounds}; default {setting.default}"
+    return kind | None, Field(None, description=description, **extra)
 
 
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 
 
-class RunIn(Input):
+class _RunStart(Input):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
         {}, {"strategies": ["chunked", "full_index_share"], "chunk_tokens": 512, "chunk_overlap": 32, "topk": 256}]})
     strategies: list[Strategy] | None = Field(
         None, min_length=1, max_length=len(STRATEGIES),
         description=f"strategies to compare; by default {', '.join(DEFAULT_STRATEGIES)}")
-    group_size: int | None = _limit("group_size", int, "layers per Index Share group: the indexer runs in the first")
-    window: int | None = _limit("window", int, "local attention window, tokens")
-    topk: int | None = _limit("topk", int, "top-k budget of the indexer, tokens")
-    global_blocks: int | None = _limit("global_blocks", int, "strided global blocks every query attends")
-    indexer: Literal[INDEXERS] | None = Field(  # type: ignore[valid-type]
-        None, description=f"how the indexer scores blocks; default {DEFAULTS['indexer']}")
-    anchors: Literal[ANCHORS] | None = Field(  # type: ignore[valid-type]
-        None, description="where Index Share's groups start: at anchor layers calibrated on the workload's "
-                          "documents (workload) or on the model's calibration text (calibrated), or every "
-                          f"group_size-th sparse layer (uniform); default {DEFAULTS['anchors']}")
-    chunk_tokens: int | None = _limit("chunk_tokens", int, "chunk size for the chunked strategy, tokens")
-    chunk_overlap: int | None = _limit("chunk_overlap", int, "overlap between chunks, tokens; below chunk_tokens")
-    retrieval_chunks: int | None = _limit("retrieval_chunks", int,
-                                          "chunks a retrieval question gets; 0: as many as fit retrieval_tokens")
-    retrieval_tokens: int | None = _limit("retrieval_tokens", int, "tokens of chunks a retrieval question gets")
-    gate_points: float | None = _limit("gate_points", float,
-                                       "accuracy points below the best that mark a strategy as gated")
     confirm_refusals: bool = Field(False, description="start even when every full-context strategy chosen would "
                                                       "refuse (the documents need more positions than the model "
                                                       "holds); without it, such a run is refused with a 400")
@@ -249,19 +238,10 @@ class RunIn(Input):
                                                       "how long")
 
 
-class RunSettingsOut(DictOut):
-    group_size: int = Field(description="layers per Index Share group (indexer runs in the first of each)")
-    window: int = Field(description="local window, tokens")
-    topk: int = Field(description="top-k budget, tokens")
-    global_blocks: int
-    indexer: str
-    anchors: str = Field(description="where Index Share's groups were asked to start: workload, calibrated or "
-                                     "uniform (the report's settings say what was used, and why if it differed)")
-    chunk_tokens: int
-    chunk_overlap: int
-    retrieval_chunks: int
-    retrieval_tokens: int
-    gate_points: float = Field(description="accuracy points below the best that mark a strategy as gated")
+# The run settings, one field per row of engine.core.run_settings' table.
+RunIn = create_model("RunIn", __base__=_RunStart, **{s.name: _setting_in(s) for s in SETTINGS})
+RunSettingsOut = create_model("RunSettingsOut", __base__=DictOut, **{
+    s.name: (s.kind, Field(description=s.help)) for s in SETTINGS})
 
 
 class ProgressOut(DictOut):

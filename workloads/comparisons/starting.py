@@ -18,7 +18,6 @@ from workloads.workers.recovery import clear_partial_run
 
 DEFAULT_STRATEGIES = list(run_settings.DEFAULT_STRATEGIES)
 SETTINGS = tuple(run_settings.DEFAULTS)
-LIMITS = run_settings.LIMITS
 
 
 def check_settings(strategies: list[str], values: dict, model: str) -> None:

@@ -7,10 +7,10 @@ from django.utils import timezone
 
 from engine.core import run_settings
 from engine.core.attention_config import AttentionConfig
-from engine.core.run_settings import DEFAULTS, STRATEGIES  # the web's list and defaults are the engine's
 from workloads.models.periods import period_of
 
 from workloads.models.jobs import Job, status_field
+from workloads.models.run_setting_columns import RunSettingColumns
 from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
 
@@ -19,7 +19,7 @@ from workloads.models.workloads import Probe, Workload
 STANDING_STATUSES = ("queued", "running", "succeeded")
 
 
-class ComparisonRun(Job):
+class ComparisonRun(Job, RunSettingColumns):
     """One comparison of strategies on a workload: what was asked, how it went, what it measured."""
 
     class Status(models.TextChoices):
@@ -32,26 +32,10 @@ class ComparisonRun(Job):
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="runs")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
-    # What was asked: the engine's settings, fixed when the run is queued.
+    # What was asked, fixed when the run is queued: the strategies, the model, and the run settings, whose columns
+    # (RunSettingColumns) are made from engine.core.run_settings' table.
     strategies = models.JSONField()
     model = models.CharField(max_length=200)
-    # The defaults are engine.core.run_settings.DEFAULTS, the one source the forms, the API and the CLI read too.
-    group_size = models.PositiveSmallIntegerField(default=DEFAULTS["group_size"])
-    window = models.PositiveIntegerField(default=DEFAULTS["window"], help_text="local window, tokens")
-    topk = models.PositiveIntegerField(default=DEFAULTS["topk"], help_text="top-k budget, tokens")
-    global_blocks = models.PositiveSmallIntegerField(default=DEFAULTS["global_blocks"])
-    indexer = models.CharField(max_length=16, default=DEFAULTS["indexer"])
-    # Runs queued before this setting used uniform groups: the migration gives them "uniform".
-    anchors = models.CharField(max_length=10, default=DEFAULTS["anchors"],
-                               help_text="where Index Share's groups start: calibrated on the workload's documents, "
-                                         "for the model, or uniform")
-    chunk_tokens = models.PositiveIntegerField(default=DEFAULTS["chunk_tokens"])
-    chunk_overlap = models.PositiveIntegerField(default=DEFAULTS["chunk_overlap"])
-    gate_points = models.FloatField(default=DEFAULTS["gate_points"])
-    retrieval_chunks = models.PositiveIntegerField(default=DEFAULTS["retrieval_chunks"],
-                                                   help_text="chunks a retrieval question gets; 0: as many as fit "
-                                                             "retrieval_tokens")
-    retrieval_tokens = models.PositiveIntegerField(default=DEFAULTS["retrieval_tokens"])
     units_of_work = models.FloatField(help_text="the workload's units when queued: documents or thousand lines")
     # The documents and probes it was queued with, as {"documents": [[pk, name]], "probes": [[pk, question]]}: the
     # worker refuses it if any was deleted while it waited (workloads.comparisons.queued_inputs). None before runs
@@ -134,7 +118,11 @@ class ComparisonRun(Job):
         """The engine's attention settings for this run's columns; the rest (block size, sink blocks, dense layers)
         are the engine's defaults. Its mode is the engine's default too: each strategy runs, and the ledger counts
         each call, in a mode of its own (`.replace(mode=...)`)."""
-        return run_settings.attention({name: getattr(self, name) for name in run_settings.DEFAULTS})
+        return run_settings.attention(self.settings())
+
+    def settings(self) -> dict:
+        """Its run settings by name, as engine.core.run_settings lists them."""
+        return {name: getattr(self, name) for name in run_settings.DEFAULTS}
 
     @property
     def progress_percent(self) -> int:

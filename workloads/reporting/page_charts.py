@@ -22,7 +22,7 @@ from django.utils.html import json_script
 
 from engine.core.run_settings import name as strategy_name
 from workloads.models import ComparisonRun, StrategyResult, Workload
-from workloads.models.comparison_runs import STRATEGIES
+from engine.core.run_settings import STRATEGIES
 from workloads.comparisons import sweep_starting
 from workloads.reporting import chart_cache, chart_notes
 

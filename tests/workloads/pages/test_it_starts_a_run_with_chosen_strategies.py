@@ -6,7 +6,7 @@ from tests.workloads.conftest import MODEL
 from tests.workloads.pages.conftest import html
 from workloads.comparisons.starting import DEFAULT_STRATEGIES
 from workloads.models import ComparisonRun
-from workloads.models.comparison_runs import STRATEGIES
+from engine.core.run_settings import STRATEGIES
 
 SETTINGS = {"group_size": "4", "window": "128", "topk": "512", "global_blocks": "2", "indexer": "pooled",
             "anchors": "uniform",

@@ -17,7 +17,7 @@ from workloads.comparisons.planning import project
 from workloads.documents import document_sets
 from workloads.formatting import count_of, dollars
 from workloads.models import ComparisonRun, StrategyResult
-from workloads.models.comparison_runs import STRATEGIES
+from engine.core.run_settings import STRATEGIES
 from workloads.reporting import rerun_spread
 from workloads.reporting.changes import strategy_name
 from workloads.reporting.page_charts import COLOURS
