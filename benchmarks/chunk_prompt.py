@@ -49,7 +49,7 @@ wait_passively()  # before torch loads, as `python -m engine` and the worker do
 import torch  # noqa: E402
 
 from benchmarks.machine import cpu_model  # noqa: E402
-from engine.strategies import compare as cmp  # noqa: E402
+from engine.strategies import prompts  # noqa: E402
 from engine.strategies import subject_guard  # noqa: E402
 from engine.strategies.abstention import says_none  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
@@ -70,7 +70,7 @@ PART_SYSTEM = ("You answer a question from one part of the user's documents, in 
 SAY = "Question: {question}\nIf the text does not say, answer NONE."
 # The issue's wording for numeric questions, and one for every kind of answer (a number, a name, a date, a file).
 NUMBER = "Question: {question}\nAnswer with the number only. If the text does not say, answer NONE."
-SHORT = cmp.CHUNK_INSTRUCTION  # the engine's since 2026-12-05, chosen by --gate-probes
+SHORT = prompts.CHUNK_INSTRUCTION  # the engine's since 2026-12-05, chosen by --gate-probes
 # The number wording widened to every kind of answer the probes ask for.
 ONLY = ("Question: {question}\nAnswer with the answer only: a number, a name, a date or a few words of the text. "
         "If the text does not say, answer NONE.")
@@ -79,14 +79,14 @@ GUARD = ("Question: {question}\nAnswer only about what the question asks: a figu
 # (system message, what follows the chunk): {question} is the probe's question. "before" was the engine's until
 # issue 22, "say" until "short" replaced it.
 WORDINGS = {
-    "before": (cmp.SYSTEM, "Question: {question}\nIf this text does not contain the answer, reply NONE."),
-    "say": (cmp.SYSTEM, SAY),
-    "guard": (cmp.SYSTEM, GUARD),
+    "before": (prompts.SYSTEM, "Question: {question}\nIf this text does not contain the answer, reply NONE."),
+    "say": (prompts.SYSTEM, SAY),
+    "guard": (prompts.SYSTEM, GUARD),
     "system": (PART_SYSTEM, SAY),
     "system+guard": (PART_SYSTEM, GUARD),
-    "number": (cmp.SYSTEM, NUMBER),
-    "short": (cmp.SYSTEM, SHORT),
-    "only": (cmp.SYSTEM, ONLY),
+    "number": (prompts.SYSTEM, NUMBER),
+    "short": (prompts.SYSTEM, SHORT),
+    "only": (prompts.SYSTEM, ONLY),
 }
 DISTRACTOR = HERE / "chunk_prompt_distractor"
 REDUCES = {
@@ -153,7 +153,7 @@ def reduce_answers(lm, probes, rows: list[dict], template: str, with_headers: bo
             telling = subject_guard.telling_names(probe.question, guard.values())
             found = [r for r in found if not subject_guard.missing(guard[r["document"]], telling)]
         listed = "\n".join(f"- {r['chunk']} {r['answer']}" if with_headers else f"- {r['answer']}" for r in found)
-        answer = ask(lm, cmp.SYSTEM, template.format(question=probe.question, listed=listed or "- NONE"))
+        answer = ask(lm, prompts.SYSTEM, template.format(question=probe.question, listed=listed or "- NONE"))
         out.append({"question": probe.question, "expected": probe.answer, "answers_in": len(found),
                     "answer": answer, "right": is_correct(answer, probe.answer)})
     return out

@@ -41,6 +41,7 @@ wait_passively()  # before torch loads, as `python -m engine` and the worker do
 import torch  # noqa: E402
 
 from engine.strategies import compare as cmp  # noqa: E402
+from engine.strategies import prompts  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.core.documents import DocumentText, read_documents  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
@@ -61,7 +62,7 @@ def copies(lm, documents: list[DocumentText], probes, n: int) -> list[DocumentTe
     for copy in range(2, n + 1):
         for d in documents:
             candidate = [*out, DocumentText(f"{Path(d.name).stem} (copy {copy}){Path(d.name).suffix}", d.text)]
-            longest = max(len(cmp._full_prompt(lm, candidate, p.question)) for p in probes)
+            longest = max(len(prompts.full_prompt(lm, candidate, p.question)) for p in probes)
             if longest + ANSWER_TOKENS > lm.max_positions:
                 return out
             out = candidate

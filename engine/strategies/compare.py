@@ -58,27 +58,23 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from engine.evaluation import calibration
-from engine.core import call_plan, decision, ledger, run_settings, stats
-from engine.strategies import retrieval, subject_guard
-from engine.strategies.abstention import NONE, says_none
 from engine.attention import AttentionConfig
-from engine.strategies.chunking import Chunk, split_documents
+from engine.core import decision, ledger, run_settings, stats
 from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
-from engine.model.generate import (
-    GenerationResult, check_length, encode_prompt, generate, top1_agreement, top1_predictions,
-)
-from engine.model.measure import Measurement, device_name, seconds_basis
-from engine.model.loader import LoadedModel
 from engine.core.openmp import waits_passively
-from engine.strategies.prefix import PrefixCache, generate_from, prefill_prefix, shared_prefix_length
 from engine.core.probes import ProbeQuestion, is_correct, token_f1
-from engine.core.run_settings import (ANSWER_TOKENS, CACHED_MODES, FULL_MODES, check_chunk_tokens, full_mode,
-                                 uses_index_share)
+from engine.core.run_settings import ANSWER_TOKENS, FULL_MODES, full_mode, uses_index_share
+from engine.evaluation import calibration
+from engine.model.generate import GenerationResult, generate, top1_agreement, top1_predictions
+from engine.model.loader import LoadedModel
+from engine.model.measure import Measurement, device_name, seconds_basis
+from engine.strategies import prompts, retrieval, run_plan, subject_guard
+from engine.strategies.abstention import says_none
+from engine.strategies.chunking import Chunk
+from engine.strategies.prefix import PrefixCache, generate_from, prefill_prefix
+from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
 
-RETRIEVAL_STRATEGIES = ("retrieval", "routed")
-CHUNK_STRATEGIES = ("chunked", *RETRIEVAL_STRATEGIES)
 # A strategy's attention mode as the report gives it; routed escalates to full_index_share's.
 MODES = {**FULL_MODES, "chunked": "dense", "retrieval": "dense", "routed": "dense+index_share"}
 
@@ -214,64 +210,44 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
     strategies = run_settings.check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
-    check_chunk_tokens(work.chunk_tokens, lm.max_positions)
+    # Every call planned and checked before any runs (or the calibration, which reads every document).
+    planned = run_plan.plan(lm, work, strategies)
     anchors = "uniform" if work.anchors == "uniform" else "not needed: no strategy uses Index Share"
     if any(uses_index_share(s) for s in strategies):
         # Tokenising every document costs seconds at a million tokens: only the workload's own calibration reads them.
-        ids = documents_prompt(lm, work.documents) if work.anchors == "workload" else None
+        ids = prompts.documents_prompt(lm, work.documents) if work.anchors == "workload" else None
         attention, anchors = calibration.for_run(lm, work.attention, work.anchors, ids)
         work = replace(work, attention=attention)
-    shape = ledger.from_hf_config(lm.config, lm.name)
-    chunks = (
-        split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
-        if set(CHUNK_STRATEGIES) & set(strategies)
-        else []
-    )
-    if "chunked" in strategies:
-        _check_chunked_fits(lm, chunks, work.probes)
-    index = _index(lm, work, chunks) if set(RETRIEVAL_STRATEGIES) & set(strategies) else None
-    full_prompts = [_full_prompt(lm, work.documents, p.question) for p in work.probes]
-    too_long = max(map(len, full_prompts)) + ANSWER_TOKENS > lm.max_positions
-    # The same call plan the planning projects with, from the real chunks (prompt lengths aside, only counts matter).
-    # Routed's escalations count as if every probe made one, so progress may end short of the plan.
-    chunk_tokens = [c.n_tokens for c in chunks]
-    planned = sum(len(work.probes) * sum(c.count for c in call_plan.call_plan(s, [], chunk_tokens)
-                                         if not (too_long and (c.escalation or full_mode(s) is not None)))
-                  for s in strategies)
-    planned += 0 if too_long else sum(s in CACHED_MODES for s in strategies)  # each cache's one-off prefill
     if lm.device.type == "cpu" and not waits_passively():
         log.warning("OMP_WAIT_POLICY is not PASSIVE: the CPU time priced includes OpenMP threads spinning "
                     "while they wait, which grows with the machine's load (see engine/core/openmp.py)")
 
-    refusal = (
-        f"the workload needs {max(map(len, full_prompts)) + ANSWER_TOKENS} positions and {lm.name} has "
-        f"{lm.max_positions}; full-context strategies refuse rather than truncate"
-    ) if too_long else None
     results = {
         name: StrategyTally(name, MODES.get(name) or full_mode(name),
-                             refused=refusal if full_mode(name) is not None else None)
+                            refused=planned.refused if full_mode(name) is not None else None)
         for name in strategies
     }
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
-        results[name].add_search(index.cpu_seconds)  # each strategy builds its own index, as it would alone
+        results[name].add_search(planned.index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
-    caller = _Caller(lm, shape, _ticker(progress, planned))
-    prefixes = _prefill_cached(caller, work, full_prompts, running)
+    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, _ticker(progress, planned.calls))
+    prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
     for i, probe in enumerate(work.probes):
         for out in _rotated(running, i):
             seconds, flops = out.seconds, out.costs.total_flops
+            calls = planned.questions[i][out.name]
             if out.name == "chunked":
-                _answer_chunked(caller, work, chunks, probe, out)
-            elif out.name in prefixes:
-                _answer_cached(caller, probe, prefixes[out.name], full_prompts[i], out)
+                _answer_chunked(caller, work, probe, calls, out)
             elif out.name in RETRIEVAL_STRATEGIES:
-                _answer_retrieval(caller, work, index, probe, None if too_long else full_prompts[i], out)
+                _answer_retrieval(caller, probe, calls, out)
             else:
-                _answer_full(caller, work, probe, full_prompts[i], out)
+                (call,) = calls
+                answer = caller.continue_from(out, prefixes[out.name], call) if call.continues else caller(out, call)
+                out.answers.append(_judged(probe, answer))
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
-    if work.diagnostics and not too_long:
+    if work.diagnostics and not planned.refused:
         _diagnose(lm, work, results)
-    return _report(lm, work, results, chunks, caller.order, anchors)
+    return _report(lm, work, results, planned.chunks, caller.order, anchors)
 
 
 def _rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTally]:
@@ -282,45 +258,19 @@ def _rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTal
     return running[first:] + running[:first]
 
 
-def _check_chunked_fits(lm: LoadedModel, chunks: list[Chunk], probes: Sequence[ProbeQuestion]) -> None:
-    """Refuse before running when a chunk call, or the reduce call at its longest, would not fit."""
-    for probe in probes:
-        longest_map = max(len(_chunk_prompt(lm, c, probe.question)) for c in chunks)
-        # Each chunk answer adds at most ANSWER_TOKENS, plus a few for its "- " line.
-        longest_reduce = (len(_reduce_prompt(lm, probe.question, []))
-                          + len(chunks) * (ANSWER_TOKENS + call_plan.ANSWER_LINE_TOKENS))
-        need = max(longest_map, longest_reduce) + ANSWER_TOKENS
-        if need > lm.max_positions:
-            raise EngineError(
-                f"chunked: with {len(chunks)} chunks, a call may need {need} positions and {lm.name} has "
-                f"{lm.max_positions}; use larger chunks or a shorter question"
-            )
-
-
-def _index(lm: LoadedModel, work: ComparisonWork, chunks: list[Chunk]) -> retrieval.Index:
-    """The BM25 index over the chunks; refuses before running when a retrieval call would not fit the model."""
-    index = retrieval.Index(chunks)
-    for probe in work.probes:
-        found = index.search(probe.question, work.retrieval_chunks, work.retrieval_tokens).chunks
-        # The routed prompt is the longer one: it adds the instruction to answer NONE.
-        need = len(_retrieval_prompt(lm, found, probe.question, routed=True)) + ANSWER_TOKENS
-        if need > lm.max_positions:
-            raise EngineError(
-                f"retrieval: the {len(found)} chunks found for {probe.question[:60]!r} make a call of {need} "
-                f"positions and {lm.name} has {lm.max_positions}; retrieve fewer chunks or fewer tokens"
-            )
-    return index
-
-
 class _Caller:
-    """Makes a run's calls one at a time: reports progress, notes whose call ran, and bills it."""
+    """Makes a run's planned calls one at a time: reports progress, notes whose call ran, and bills it."""
 
-    def __init__(self, lm: LoadedModel, shape: ledger.ModelShape, tick: Callable[[str], None]):
-        self.lm, self.shape, self.tick = lm, shape, tick
+    def __init__(self, lm: LoadedModel, shape: ledger.ModelShape, attention: AttentionConfig,
+                 tick: Callable[[str], None]):
+        self.lm, self.shape, self.attention, self.tick = lm, shape, attention, tick
         self.order: list[str] = []
 
-    def __call__(self, out: StrategyTally, cfg: AttentionConfig, ids: list[int], what: str) -> str:
-        self.tick(f"{run_settings.name(out.name)}: {what}")
+    def __call__(self, out: StrategyTally, call: PlannedCall, ids: list[int] | None = None) -> str:
+        """Make the call, with its planned prompt or, for a reduce, `ids`."""
+        ids = call.prompt() if ids is None else ids
+        cfg = self.attention.replace(mode=call.mode)
+        self.tick(f"{run_settings.name(out.name)}: {call.what}")
         self.order.append(out.name)
         start = time.perf_counter()
         result = generate(self.lm, ids, cfg, ANSWER_TOKENS)
@@ -328,8 +278,9 @@ class _Caller:
                    ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards))
         return result.text
 
-    def prefill(self, out: StrategyTally, cfg: AttentionConfig, ids: list[int]) -> PrefixCache:
+    def prefill(self, out: StrategyTally, ids: list[int]) -> PrefixCache:
         """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill"."""
+        cfg = self.attention.replace(mode=out.mode)
         self.tick(f"{run_settings.name(out.name)}: the documents, once")
         self.order.append(f"{out.name}:prefill")
         start = time.perf_counter()
@@ -338,8 +289,9 @@ class _Caller:
                            ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
         return prefix
 
-    def continue_from(self, out: StrategyTally, prefix: PrefixCache, suffix: list[int], what: str) -> str:
-        self.tick(f"{run_settings.name(out.name)}: {what}")
+    def continue_from(self, out: StrategyTally, prefix: PrefixCache, call: PlannedCall) -> str:
+        suffix = call.prompt()
+        self.tick(f"{run_settings.name(out.name)}: {call.what}")
         self.order.append(out.name)
         start = time.perf_counter()
         result = generate_from(self.lm, prefix, suffix, ANSWER_TOKENS)
@@ -349,69 +301,44 @@ class _Caller:
         return result.text
 
 
-def _prefill_cached(
-    caller: _Caller, work: ComparisonWork, full_prompts: list[list[int]], running: list[StrategyTally]
-) -> dict[str, PrefixCache]:
-    """Each cached strategy's cache of the documents, prefilled before the probes (its one-off cost).
-
-    The prefix is the token ids all the probes' prompts share (the chat template's start and the documents),
-    so each question's own tokens, and the prompt it continues, are exactly the uncached strategy's.
-    """
-    cached = [out for out in running if out.name in CACHED_MODES]
-    if not cached:
-        return {}
-    prefix_ids = full_prompts[0][: shared_prefix_length(full_prompts)]
-    return {out.name: caller.prefill(out, work.attention.replace(mode=out.mode), prefix_ids) for out in cached}
-
-
-def _answer_cached(caller: _Caller, probe: ProbeQuestion, prefix: PrefixCache, ids: list[int], out: StrategyTally) -> None:
-    answer = caller.continue_from(out, prefix, ids[prefix.length :], probe.question[:60])
-    out.answers.append(_judged(probe, answer))
-
-
-def _answer_full(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion, ids: list[int], out: StrategyTally) -> None:
-    answer = caller(out, work.attention.replace(mode=out.mode), ids, probe.question[:60])
-    out.answers.append(_judged(probe, answer))
-
-
-def _answer_retrieval(caller: _Caller, work: ComparisonWork, index: retrieval.Index, probe: ProbeQuestion,
-                      full_prompt: list[int] | None, out: StrategyTally) -> None:
-    """One call over the chunks a search finds; routed escalates a NONE to the full_index_share call (full_prompt),
-    or, where the documents do not fit (full_prompt None), keeps the NONE and counts the refusal."""
-    routed = out.name == "routed"
-    search = index.search(probe.question, work.retrieval_chunks, work.retrieval_tokens)
-    out.add_search(search.cpu_seconds)
-    ids = _retrieval_prompt(caller.lm, search.chunks, probe.question, routed)
-    answer = caller(out, work.attention.replace(mode="dense"), ids, f"search for {probe.question[:50]}")
-    escalated = routed and says_none(answer)
+def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[PlannedCall], out: StrategyTally) -> None:
+    """One call over the chunks the question's search found; routed escalates a NONE to its planned full_index_share
+    call or, where the documents do not fit (none planned), keeps the NONE and counts the refusal."""
+    search, *escalation = calls
+    out.add_search(search.search.cpu_seconds)
+    answer = caller(out, search)
+    escalated = out.name == "routed" and says_none(answer)
     if escalated:
         out.escalated += 1
-        if full_prompt is None:
-            out.escalation_refused += 1
+        if escalation:
+            answer = caller(out, escalation[0])
         else:
-            answer = caller(out, work.attention.replace(mode="index_share"), full_prompt, probe.question[:60])
-    found = retrieval.retrieved_source(probe, search.chunks)
+            out.escalation_refused += 1
+    found = retrieval.retrieved_source(probe, search.search.chunks)
     out.answers.append({
-        **_judged(probe, answer), "retrieved": [{"document": c.document, "part": c.index + 1} for c in search.chunks],
-        "retrieved_source": found, **({"escalated": escalated} if routed else {}),
+        **_judged(probe, answer),
+        "retrieved": [{"document": c.document, "part": c.index + 1} for c in search.search.chunks],
+        "retrieved_source": found, **({"escalated": escalated} if out.name == "routed" else {}),
     })
 
 
-def _answer_chunked(caller: _Caller, work: ComparisonWork, chunks: list[Chunk], probe: ProbeQuestion, out: StrategyTally) -> None:
-    """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the rest."""
-    cfg, lm = work.attention.replace(mode="dense"), caller.lm
+def _answer_chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion, calls: list[PlannedCall],
+                    out: StrategyTally) -> None:
+    """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the
+    rest."""
+    *maps, reduce = calls
     texts = {d.name: d.text for d in work.documents}
     telling = subject_guard.telling_names(probe.question, texts.values())
     found, dropped = [], []
-    for chunk in chunks:
-        answer = caller(out, cfg, _chunk_prompt(lm, chunk, probe.question), _header(chunk)).strip()
+    for call in maps:
+        answer = caller(out, call).strip()
         if answer and not says_none(answer):
-            lacks = subject_guard.missing(texts[chunk.document], telling)
+            lacks = subject_guard.missing(texts[call.chunk.document], telling)
             if lacks:
-                dropped.append({"chunk": _header(chunk), "answer": answer, "document_lacks": lacks})
+                dropped.append({"chunk": prompts.header(call.chunk), "answer": answer, "document_lacks": lacks})
             else:
                 found.append(answer)
-    final = caller(out, cfg, _reduce_prompt(lm, probe.question, found), f"reduce for {probe.question[:50]}")
+    final = caller(out, reduce, prompts.reduce_prompt(caller.lm, probe.question, found))
     out.answers.append({**_judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
 
 
@@ -420,7 +347,7 @@ def _diagnose(lm, work: ComparisonWork, results: dict[str, StrategyTally]) -> No
     sparse = [r for r in results.values() if full_mode(r.name) not in (None, "dense") and not r.refused]
     if not sparse:
         return
-    ids = _documents_ids(lm, work.documents)
+    ids = prompts.documents_ids(lm, work.documents)
     dense = top1_predictions(lm, ids, work.attention.replace(mode="dense"))
     # A mode's figures are the same cached or not: measured once per mode.
     for mode in dict.fromkeys(r.mode for r in sparse):
@@ -441,73 +368,6 @@ def _judged(probe: ProbeQuestion, output: str) -> dict:
     return {"question": probe.question, "expected": probe.answer, "kind": probe.kind,
             "output": output.strip(), "correct": is_correct(output, probe.answer),
             "f1": token_f1(output, probe.answer)}
-
-
-# Measured on the sample workload with SmolLM2 and dense attention: 5 of 9 probes right
-# with this system message, 3 of 9 with the question before and after the documents,
-# 1 of 9 with neither.
-SYSTEM = "You answer questions about the user's documents in a few words, quoting them exactly."
-
-
-def _chat(lm: LoadedModel, content: str) -> list[int]:
-    return encode_prompt(lm, content, system=SYSTEM)
-
-
-def _header(chunk: Chunk) -> str:
-    return f"=== {chunk.document} (part {chunk.index + 1}) ==="
-
-
-def documents_prompt(lm: LoadedModel, documents: Sequence[DocumentText]) -> list[int]:
-    """The documents as a whole-document prompt lays them out, without a question: what anchors=workload
-    calibrates on (engine.evaluation.calibration.for_run)."""
-    return _chat(lm, _documents_text(documents))
-
-
-def _documents_text(documents: Sequence[DocumentText]) -> str:
-    return "\n\n".join(f"=== {d.name} ===\n{d.text.strip()}" for d in documents)
-
-
-def _documents_ids(lm: LoadedModel, documents: Sequence[DocumentText]) -> list[int]:
-    ids = lm.tokenizer(_documents_text(documents))["input_ids"]
-    check_length(lm, len(ids), "the documents")
-    return ids
-
-
-def _full_prompt(lm: LoadedModel, documents: Sequence[DocumentText], question: str) -> list[int]:
-    return _chat(lm, f"{_documents_text(documents)}\n\nQuestion: {question}")
-
-
-def _retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
-    """The chunks found, in document order under their headers, then the question; routed adds NONE_INSTRUCTION."""
-    found = "\n\n".join(f"{_header(c)}\n{c.text.strip()}" for c in chunks)
-    return _chat(lm, f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else ""))
-
-
-# Self-Route's instruction: routed escalates on its NONE.
-NONE_INSTRUCTION = f"If the text does not say, answer {NONE}."
-# The chunked map step's ("short" in benchmarks/chunk_prompt.py), one wording for every kind of answer. On the 33
-# single-fact probes of the sample's gate set and 5 that name the bakery (answers of every kind: figures, names,
-# dates, times, places), asked of every 256-token chunk of the sample and of another customer's agreement, the
-# default model said NONE on 300 of 329 chunks without the answer and answered 21 of 51 chunks with it, against 304
-# and 16 with the wording before ("If the text does not say, answer NONE."; 1 and 0 answers took the other
-# customer's value); the guarded reduce then got 12 of 38 right against 9 (bf16, 2026-12-05). SmolLM2's reduce got
-# 4 of 38 with either. "Answer with the number only" did no better than the wording before, and fits only figures.
-CHUNK_INSTRUCTION = ("Question: {question}\nAnswer with the words of the text that answer it, and nothing else. If "
-                     f"the text does not say, or says it only of someone or something else, answer {NONE}.")
-
-
-def _chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:
-    return _chat(lm, f"{_header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}")
-
-
-def _reduce_prompt(lm: LoadedModel, question: str, answers: list[str]) -> list[int]:
-    # Listing each answer under its chunk's header, and asking for the one that answers, was measured too
-    # (benchmarks/chunk_prompt.py, "headers"): 0 of 5 right on the sample against 1 of 5 with this wording.
-    listed = "\n".join(f"- {a}" for a in answers) or f"- {NONE}"
-    return _chat(lm, (
-        f"Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
-        "Reply with the single best answer, in the exact words given."
-    ))
 
 
 def _ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:

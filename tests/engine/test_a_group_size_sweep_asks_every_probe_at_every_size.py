@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.evaluation import calibration, group_sweep
-from engine.strategies import compare
+from engine.strategies import prompts
 from engine.attention import AttentionConfig
 from engine.core.documents import DocumentText
 
@@ -53,7 +53,7 @@ def test_calibrated_groups_are_asked_beside_uniform_ones_and_run_the_indexer_as_
     # calibration is deterministic), so a calibrated arm is asked; at a group size of 1 there is nothing to move.
     config = SMALL.replace(mode="index_share", group_size=4)
     stored = calibration.stored(smollm2.name, config, calibration._text_key(
-        compare.documents_prompt(smollm2, documents)[:calibration.WORKLOAD_TOKENS]))
+        prompts.documents_prompt(smollm2, documents)[:calibration.WORKLOAD_TOKENS]))
     assert stored is not None and list(stored.anchors) != uniform["anchors"]
     assert set(by_name) == {"G=1", "G=4", "G=4 calibrated"}
     tuned = by_name["G=4 calibrated"]

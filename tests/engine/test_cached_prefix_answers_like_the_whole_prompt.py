@@ -8,7 +8,7 @@ two-piece prefill does (tests/engine/test_cached_prefix_selects_like_a_two_piece
 import pytest
 import torch
 
-from engine.strategies import compare as cmp
+from engine.strategies import prompts
 from engine.attention import AttentionConfig
 from engine.core.documents import read_documents
 from engine.model.generate import generate
@@ -32,11 +32,11 @@ def test_every_sample_probe_gets_the_same_tokens_from_the_cache(smollm2_fp32):
     lm = smollm2_fp32
     documents = read_documents(sorted((SAMPLES / "workload").glob("*.txt")))
     probes = load_probes(SAMPLES / "workload" / "probes.jsonl")
-    prompts = [cmp._full_prompt(lm, documents, p.question) for p in probes]
-    length = shared_prefix_length(prompts)
-    assert length > 0.9 * min(map(len, prompts))  # the documents, not just the chat template, are cached
-    prefix = prefill_prefix(lm, prompts[0][:length], DENSE)
-    for ids in prompts:
+    whole = [prompts.full_prompt(lm, documents, p.question) for p in probes]
+    length = shared_prefix_length(whole)
+    assert length > 0.9 * min(map(len, whole))  # the documents, not just the chat template, are cached
+    prefix = prefill_prefix(lm, whole[0][:length], DENSE)
+    for ids in whole:
         whole = generate(lm, ids, DENSE, ANSWER_TOKENS)
         cached = generate_from(lm, prefix, ids[length:], ANSWER_TOKENS)
         assert (cached.text, cached.new_tokens) == (whole.text, whole.new_tokens)

@@ -74,7 +74,7 @@ def test_it_rejects_a_price_that_is_not_a_finite_number(capsys, files, flag, val
 
 def test_it_rejects_an_overlap_as_large_as_the_chunk(capsys, files):
     code, err = _compare(capsys, files, "--chunk-tokens", "64", "--chunk-overlap", "64")
-    assert code == 2 and "overlap must be at least 0 and smaller than the chunk size" in err
+    assert code == 2 and "chunk overlap (64 tokens) must be smaller than the chunk size (64 tokens)" in err
 
 
 @pytest.mark.model

@@ -3,6 +3,7 @@
 import pytest
 
 from engine.strategies import compare as cmp
+from engine.strategies import prompts
 from engine.strategies.chunking import split_documents
 from engine.core.documents import DocumentText
 from engine.core.probes import ProbeQuestion
@@ -28,10 +29,10 @@ def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
     assert chunked["calls"] == len(PROBES) * (len(chunks) + 1)
     expected_in = 0
     for probe, answer in zip(PROBES, chunked["probes"], strict=True):
-        prompts = [cmp._chunk_prompt(smollm2, c, probe.question) for c in chunks]
-        assert all(probe.question in smollm2.tokenizer.decode(p) for p in prompts)
-        expected_in += sum(map(len, prompts)) + len(
-            cmp._reduce_prompt(smollm2, probe.question, answer["chunk_answers"])
+        maps = [prompts.chunk_prompt(smollm2, c, probe.question) for c in chunks]
+        assert all(probe.question in smollm2.tokenizer.decode(p) for p in maps)
+        expected_in += sum(map(len, maps)) + len(
+            prompts.reduce_prompt(smollm2, probe.question, answer["chunk_answers"])
         )
     assert chunked["tokens_in"] == expected_in
     assert 0 < chunked["tokens_out"] <= chunked["calls"] * cmp.ANSWER_TOKENS

@@ -3,6 +3,7 @@
 import pytest
 
 from engine.strategies import compare as cmp
+from engine.strategies import prompts
 from engine.core import ledger
 from engine.strategies.prefix import shared_prefix_length
 
@@ -15,8 +16,8 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
     strategies = ["full_dense", "full_dense_cached", "full_index_share_cached"]
     work = cmp.ComparisonWork(MEMO_DOCS, MEMO_PROBES, strategies=strategies, diagnostics=False)
     report = cmp.compare(smollm2, work)
-    prompts = [cmp._full_prompt(smollm2, MEMO_DOCS, p.question) for p in MEMO_PROBES]
-    length = shared_prefix_length(prompts)
+    whole = [prompts.full_prompt(smollm2, MEMO_DOCS, p.question) for p in MEMO_PROBES]
+    length = shared_prefix_length(whole)
     uncached, cached = report["strategies"]["full_dense"], report["strategies"]["full_dense_cached"]
 
     # The one-off prefills run first, then the questions interleave.
@@ -24,11 +25,11 @@ def test_the_documents_tokens_and_prefill_count_once_per_run(smollm2):
     assert report["order"][2:] == ["full_dense", "full_dense_cached", "full_index_share_cached",
                                    "full_dense_cached", "full_index_share_cached", "full_dense",
                                    "full_index_share_cached", "full_dense", "full_dense_cached"]
-    assert uncached["tokens_in"] == sum(map(len, prompts))
+    assert uncached["tokens_in"] == sum(map(len, whole))
     for name in strategies[1:]:
         s = report["strategies"][name]
         assert s["calls"] == len(MEMO_PROBES) and s["prefix_tokens"] == length
-        assert s["tokens_in"] == length + sum(len(p) - length for p in prompts)
+        assert s["tokens_in"] == length + sum(len(p) - length for p in whole)
         # Total FLOPs less the questions' own: the documents' prefill, exactly once.
         cfg = work.attention.replace(mode=s["mode"])
         once = s["flops"]["total"] - sum(a["flops"] for a in s["probes"])

@@ -3,16 +3,13 @@ fit the model, the NONE stays and the refused escalation is counted. The model i
 is the routing and its accounting, not what a model says (tests/engine/test_compare_counts_retrieval_calls_exactly
 runs the real one)."""
 
-from types import SimpleNamespace
-
 import pytest
 
+from engine.core.probes import ProbeQuestion
 from engine.strategies import compare as cmp
 from engine.strategies.chunking import Chunk
-from engine.core.documents import DocumentText
-from engine.model.loader import load_tokenizer
-from engine.core.probes import ProbeQuestion
 from engine.strategies.retrieval import Index
+from engine.strategies.run_plan import PlannedCall
 
 CHUNKS = [Chunk("memo.txt", 0, "The monthly service fee is $4,500.", 9, 0),
           Chunk("memo.txt", 1, "Deliveries arrive on Tuesdays.", 6, 35)]
@@ -21,22 +18,26 @@ FULL_PROMPT = [1, 2, 3]
 
 
 class ScriptedCaller:
-    """Stands in for compare's _Caller: answers from a script and notes each call's attention mode."""
+    """Stands in for compare's _Caller: answers from a script and notes each planned call's attention mode."""
 
     def __init__(self, *answers: str):
-        self.lm = SimpleNamespace(tokenizer=load_tokenizer())
         self.answers, self.modes = list(answers), []
 
-    def __call__(self, out, cfg, ids, what):
+    def __call__(self, out, call, ids=None):
         out.calls += 1
-        self.modes.append(cfg.mode)
+        self.modes.append(call.mode)
         return self.answers.pop(0)
 
 
-def answer(strategy: str, caller: ScriptedCaller, full_prompt=FULL_PROMPT) -> cmp.StrategyTally:
+def answer(strategy: str, caller: ScriptedCaller, documents_fit: bool = True) -> cmp.StrategyTally:
+    """The strategy's calls for PROBE as run_plan plans them: the search's call, and routed's escalation where the
+    documents fit."""
+    search = Index(CHUNKS).search(PROBE.question, 0, 1536)
+    calls = [PlannedCall("dense", 5, "search", lambda: [1, 2, 3, 4, 5], search=search)]
+    if strategy == "routed" and documents_fit:
+        calls.append(PlannedCall("index_share", len(FULL_PROMPT), "escalate", lambda: FULL_PROMPT, escalation=True))
     out = cmp.StrategyTally(strategy, cmp.MODES[strategy])
-    work = cmp.ComparisonWork([DocumentText("memo.txt", "unused")], [PROBE])
-    cmp._answer_retrieval(caller, work, Index(CHUNKS), PROBE, full_prompt, out)
+    cmp._answer_retrieval(caller, PROBE, calls, out)
     return out
 
 
@@ -58,7 +59,7 @@ def test_an_answer_is_kept_without_escalating():
 
 def test_where_the_documents_do_not_fit_the_none_stays_and_the_refusal_counts():
     caller = ScriptedCaller("NONE")
-    out = answer("routed", caller, full_prompt=None)
+    out = answer("routed", caller, documents_fit=False)
     assert caller.modes == ["dense"] and out.calls == 1
     assert (out.escalated, out.escalation_refused) == (1, 1)
     assert out.answers[0]["output"] == "NONE" and not out.answers[0]["correct"]
