@@ -1,7 +1,8 @@
 """The calls each strategy makes for one question: their attention mode, prompt length and count. Torch-free.
 
-The comparison runner counts its progress with it from the real chunks, and the planning and the pre-run checks
-project with it from token counts alone, so the three agree on what a strategy does:
+The planning and the start's checks project with it from token counts alone; a comparison's run plan
+(engine.strategies.run_plan) makes the same calls per question with their real prompts, and the runner makes those
+(tests/engine/test_the_runner_makes_the_calls_it_planned.py holds the two together):
 
   full_<mode>  one call over every document, the prompt around them, in the strategy's attention mode;
   full_<mode>_cached  the same call, continuing from the documents' cache: it needs the same positions. The cache's

@@ -24,6 +24,8 @@ documents' own cache in the cached strategies):
                to the full_index_share call. Where the documents do not fit the model
                it cannot escalate, keeps the retrieval answer and counts the refusal.
 
+Every call is planned, with its real prompt, before any runs (engine.strategies.run_plan): the runner makes those
+calls, a chunked or retrieval call that would not fit the model refuses the run first, and progress counts them.
 The strategies run interleaved, probe by probe, and the strategy that goes first
 rotates (probe i starts with strategy i mod k): on a shared machine, load that
 comes and goes then falls on every strategy alike instead of on the one that
