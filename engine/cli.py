@@ -148,7 +148,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from engine.strategies.chunking import check_sizes
-    from engine.strategies.compare import Prices, ComparisonWork, compare
+    from engine.strategies.compare import compare
+    from engine.strategies.work import ComparisonWork, Prices
     from engine.core.documents import read_documents
     from engine.model.loader import load_model
     from engine.core.model_metadata import read_metadata

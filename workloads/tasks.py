@@ -143,8 +143,8 @@ def run_comparison(run_pk: int) -> None:
 
 
 def _compare(run: ComparisonRun) -> dict:
-    from engine.strategies.compare import Prices, compare
-    from engine.strategies.compare import ComparisonWork
+    from engine.strategies.compare import compare
+    from engine.strategies.work import ComparisonWork, Prices
     from engine.core.documents import DocumentText
     from engine.model.measure import device_name
     from engine.core.probes import ProbeQuestion

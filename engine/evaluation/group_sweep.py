@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass
 from engine.evaluation import calibration
 from engine.core import stats
 from engine.attention import AttentionConfig, LayerPlan
-from engine.strategies.compare import ComparisonWork, compare
+from engine.strategies.compare import compare
+from engine.strategies.work import ComparisonWork
 from engine.strategies.prompts import documents_prompt
 from engine.core.documents import DocumentText
 from engine.core.errors import EngineError

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.core.call_plan import ANSWER_LINE_TOKENS
 from engine.core.errors import EngineError
@@ -27,9 +26,7 @@ from engine.model.loader import LoadedModel
 from engine.strategies import prompts, retrieval
 from engine.strategies.chunking import Chunk, split_documents
 from engine.strategies.prefix import shared_prefix_length
-
-if TYPE_CHECKING:
-    from engine.strategies.compare import ComparisonWork
+from engine.strategies.work import ComparisonWork
 
 RETRIEVAL_STRATEGIES = ("retrieval", "routed")
 CHUNK_STRATEGIES = ("chunked", *RETRIEVAL_STRATEGIES)

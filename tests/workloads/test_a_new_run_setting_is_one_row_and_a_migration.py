@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engine.core import run_settings
 from engine.core.attention_config import AttentionConfig
-from engine.strategies.compare import ComparisonWork
+from engine.strategies.work import ComparisonWork
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = ('    Setting("rerank_chunks", 8, "chunks re-ranked", "chunks a search re-ranks before it answers", SEARCH,\n'
