@@ -1,4 +1,7 @@
-"""The JSON API under /api/, with its OpenAPI schema at /api/openapi.json (django-ninja)."""
+"""The JSON API under /api/, with its OpenAPI schema at /api/openapi.json (django-ninja).
+
+Layer: below the views; may import reporting, comparisons, documents, models, organisations and engine.core.
+"""
 
 from ninja import NinjaAPI
 

@@ -1,4 +1,7 @@
-"""The app's tables, one module per part of the domain, and the periods a run belongs to (periods)."""
+"""The app's tables, one module per part of the domain, and the periods a run belongs to (periods).
+
+Layer: the bottom; imports only Django, workloads.formatting and engine.core.
+"""
 
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.group_sweeps import GroupSweep

@@ -1,0 +1,1 @@
+"""The filters the templates use, made from workloads.formatting; no code imports this package (import-linter)."""
