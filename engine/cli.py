@@ -40,8 +40,10 @@ _ENGINE_FLAGS = {
 
 
 def _add_setting_flag(parser: argparse.ArgumentParser, setting: run_settings.Setting, default) -> None:
-    parser.add_argument("--" + setting.name.replace("_", "-"), type=setting.kind, choices=setting.choices or None,
-                        default=default, help=f"{setting.help}; default {setting.default}, as the app's runs")
+    # The values are checked with the engine's own words (run_settings.check_values, AttentionConfig), not argparse's.
+    values = f"; one of {', '.join(setting.choices)}" if setting.choices else ""
+    parser.add_argument("--" + setting.name.replace("_", "-"), type=setting.kind, default=default,
+                        help=f"{setting.help}{values}; default {setting.default}, as the app's runs")
 
 
 def add_attention_flags(parser: argparse.ArgumentParser) -> None:
