@@ -234,6 +234,17 @@ def cmd_provision(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from engine.model.loader import load_model
+    from engine.serve import serve
+
+    if not 0 <= args.port <= 65535:
+        raise EngineError(f"port must be from 0 to 65535; got {args.port}")
+    serve(load_model(args.model), attention_config(args, args.mode), args.host, args.port,
+          aliases=tuple(filter(None, (args.model, os.environ.get("ENGINE_MODEL")))))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from engine.demo import run_demo
 
@@ -286,6 +297,15 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--json", help="write the full report here (only once the run has finished)")
     add_attention_flags(cmp)
     cmp.set_defaults(func=cmd_compare)
+
+    srv = sub.add_parser("serve", help="answer OpenAI chat-completion requests with the engine")
+    srv.add_argument("--model", help=MODEL_HELP)
+    srv.add_argument("--mode", default="index_share", help=f"the attention every request runs with: one of {', '.join(MODES)}")
+    srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine "
+                     "only)")
+    srv.add_argument("--port", type=int, default=8000, help="0 takes a free port; the first line printed names it")
+    add_attention_flags(srv)
+    srv.set_defaults(func=cmd_serve)
 
     probes = sub.add_parser("probes", help="generate checkable probes from documents")
     probes.add_argument("--docs", nargs="+", required=True)
