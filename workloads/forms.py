@@ -156,8 +156,8 @@ class ProbeGenerationForm(forms.Form):
 
 def _setting_field(setting: run_settings.Setting) -> forms.Field:
     """A run setting's form field, from engine.core.run_settings' table: its bounds, default, label and help."""
-    options = {"initial": setting.default, "required": not setting.optional, "label": setting.label.capitalize(),
-               "help_text": setting.help}
+    options = {"initial": setting.default, "required": not setting.optional,
+               "label": setting.label[0].upper() + setting.label[1:], "help_text": setting.help}
     if setting.choices:
         return forms.ChoiceField(choices=[(c, run_settings.shown(setting.name, c)) for c in setting.choices],
                                  **options)
