@@ -64,8 +64,8 @@ def main() -> None:
     lm = load_model()
     documents, probes = workload_texts()
     attention = run_settings.attention({"topk": args.topk} if args.topk else {}, "index_share")
-    work = ComparisonWork(documents=documents, probes=probes, strategies=args.strategies.split(","), attention=attention,
-                    anchors=args.anchors)
+    work = ComparisonWork(documents=documents, probes=probes, strategies=args.strategies.split(","),
+                          attention=attention, anchors=args.anchors)
     report = compare(lm, work, progress=lambda done, planned, message: print(f"{done}/{planned} {message}", flush=True))
     print(comparison_table(report))
     for name, s in report["strategies"].items():

@@ -300,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = sub.add_parser("serve", help="answer OpenAI chat-completion requests with the engine")
     srv.add_argument("--model", help=MODEL_HELP)
-    srv.add_argument("--mode", default="index_share", help=f"the attention every request runs with: one of {', '.join(MODES)}")
+    srv.add_argument("--mode", default="index_share",
+                     help=f"the attention every request runs with: one of {', '.join(MODES)}")
     srv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine "
                      "only)")
     srv.add_argument("--port", type=int, default=8000, help="0 takes a free port; the first line printed names it")

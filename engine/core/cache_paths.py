@@ -12,6 +12,7 @@ def cache_dir() -> Path:
 
 
 def calibration_path(model_name: str, settings_digest: str) -> Path:
-    """Where a model's calibrated anchor layers (engine.evaluation.calibration) are kept, one file per selection settings."""
+    """Where a model's calibrated anchor layers (engine.evaluation.calibration) are kept, one file per selection
+    settings."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model_name)
     return cache_dir() / "calibration" / f"{safe}-{settings_digest}.json"

@@ -16,8 +16,8 @@ sample prompt, 24 answer tokens, computed seconds (CPU time / 2 threads):
   PASSIVE, load average ~5            prefill 2.7-2.9 s, decode 1.6-1.8 s
 One call (that prompt, 8 answer tokens) beside two busy-loop processes: default
 9.3-10.2 s, PASSIVE 3.1-3.5 s. (Fresh processes per policy, the calls of each timed
-with time.process_time around engine.model.generate.generate.) So spinning inflates CPU time with the load (decode, many short parallel
-regions, most), and PASSIVE keeps it with the work. Its own cost is wall time on a
+with time.process_time around engine.model.generate.generate.) So spinning inflates CPU time with the load (decode,
+many short parallel regions, most), and PASSIVE keeps it with the work. Its own cost is wall time on a
 quiet machine: about 1% on prefill and 15% on decode (threads wake from sleep at
 every region); under load it is faster, as no thread burns a core its partner needs.
 

@@ -22,8 +22,8 @@ indexer ranks blocks by the attention mass each head would put on them (engine/a
 the exact indexer's cost, and it keeps the needle grid's facts where the raw-maximum indexers lose them (docs/
 engine.md, the needle grid); `exact` (DeepSeek's lightning-indexer regime, as costly as attention's own scores)
 and `pooled` stay to compare with. Groups of 4 layers are the article's; where each group starts is calibrated
-per model (engine/evaluation/calibration.py, on held-out text): on the sample's 43 probes at this budget, the default model
-answered 22 with uniform groups and 28 to 31 with anchors calibrated on any of four texts, against dense's 30
+per model (engine/evaluation/calibration.py, on held-out text): on the sample's 43 probes at this budget, the default
+model answered 22 with uniform groups and 28 to 31 with anchors calibrated on any of four texts, against dense's 30
 (benchmarks/README.md, the sample's quality gate). Chunks of 512
 tokens with 64 repeated keep a chunk call short for a small model and a fact cut at a boundary whole in one chunk.
 Retrieval gives a question as many of its best chunks as fit 1,536 tokens (three default chunks): the call stays

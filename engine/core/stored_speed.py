@@ -1,7 +1,7 @@
 """A provisioned model's measured speed on this device, as stored beside its weights for the pages to show.
 
-engine/model/speed_measurement.py measures and writes it; the web reads it here, without torch. A model provisioned without
-`python -m engine provision` (the loader's first use) simply has no figure.
+engine/model/speed_measurement.py measures and writes it; the web reads it here, without torch. A model provisioned
+without `python -m engine provision` (the loader's first use) simply has no figure.
 """
 
 from __future__ import annotations

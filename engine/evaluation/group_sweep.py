@@ -6,11 +6,11 @@ accuracy. The sweep measures both per workload, and recommends the smallest cost
 quality gate against the most accurate group size.
 
 Each size is asked twice where it matters: with uniform groups (every G-th sparse layer runs the indexer) and with
-the model's calibrated anchor layers (engine.evaluation.calibration: as many groups, each starting where its selection best
-covers the attention of the layers that reuse it). Each of these arms is asked every probe, interleaved probe by
+the model's calibrated anchor layers (engine.evaluation.calibration: as many groups, each starting where its selection
+best covers the attention of the layers that reuse it). Each of these arms is asked every probe, interleaved probe by
 probe (probe i starts with arm i mod k), as a comparison interleaves its strategies: a burst of load on the machine
-then falls on every arm alike. Each ask is a one-probe engine.strategies.compare of full_index_share, so its seconds, FLOPs
-and grading are exactly a comparison's.
+then falls on every arm alike. Each ask is a one-probe engine.strategies.compare of full_index_share, so its seconds,
+FLOPs and grading are exactly a comparison's.
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ class Arm:
         return f"G={self.group_size}" + (" calibrated" if self.calibrated else "")
 
 
-def sweep(lm: LoadedModel, documents: Sequence[DocumentText], probes: Sequence[ProbeQuestion], attention: AttentionConfig,
-          group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
+def sweep(lm: LoadedModel, documents: Sequence[DocumentText], probes: Sequence[ProbeQuestion],
+          attention: AttentionConfig, group_sizes: Sequence[int] = GROUP_SIZES, gate_points: float = 5.0,
           progress: Progress | None = None, calibrate: bool = True) -> dict:
     """Ask every probe at every group size, with uniform groups and (calibrate=True) with anchor layers calibrated
-    as a comparison run's default calibrates them (engine.evaluation.calibration.for_run, anchors=workload); return each arm's
-    accuracy (with its 95% interval and its gate against the best arm), FLOPs and priced seconds, and the
+    as a comparison run's default calibrates them (engine.evaluation.calibration.for_run, anchors=workload); return
+    each arm's accuracy (with its 95% interval and its gate against the best arm), FLOPs and priced seconds, and the
     recommended arm."""
     sizes = list(dict.fromkeys(group_sizes))
     if not sizes or not probes:

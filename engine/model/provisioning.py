@@ -4,8 +4,8 @@ The part files are found through importlib.metadata's file lists and read as byt
 Qwen ones are anonymous) is never imported. The joined file must have the catalogue's sha256 and its header must
 name the expected model, architecture and positions, so a package that was swapped or re-uploaded is refused before
 anything is converted. The safetensors folder is written under a temporary name and renamed into place, so a half
-provisioned model is never seen. `python -m engine provision` then times it on this device (engine/model/speed_measurement.py);
-the loader, provisioning on first use, does not.
+provisioned model is never seen. `python -m engine provision` then times it on this device
+(engine/model/speed_measurement.py); the loader, provisioning on first use, does not.
 """
 
 from __future__ import annotations

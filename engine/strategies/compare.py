@@ -414,7 +414,8 @@ def _retrieval_report(r: StrategyTally) -> dict:
     return found
 
 
-def _decision(strategies: dict, results: dict[str, StrategyTally], work: ComparisonWork, basis: str) -> decision.Decision:
+def _decision(strategies: dict, results: dict[str, StrategyTally], work: ComparisonWork,
+              basis: str) -> decision.Decision:
     """The one recommendation (engine.core.decision), per question at the run's prices, with each cost's spread."""
     options = []
     for name, r in results.items():

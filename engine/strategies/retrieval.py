@@ -1,7 +1,7 @@
 """BM25 search over a comparison's chunks, the chunks a question gets, and whether they hold its source. Torch-free.
 
-The retrieval strategies search the same chunks the chunked strategy asks one by one (engine.strategies.chunking), so the
-strategies differ only in what they do with them. The index is built once per comparison over the chunks' texts;
+The retrieval strategies search the same chunks the chunked strategy asks one by one (engine.strategies.chunking), so
+the strategies differ only in what they do with them. The index is built once per comparison over the chunks' texts;
 each question is one query against it.
 
 Why bm25s (0.3.16) rather than rank-bm25: bm25s is maintained (releases through 2026) and scores from a sparse

@@ -43,7 +43,8 @@ def test_every_probe_is_asked_at_every_size_and_the_cheapest_inside_the_gate_is_
 
 
 def test_calibrated_groups_are_asked_beside_uniform_ones_and_run_the_indexer_as_often(smollm2):
-    documents = [DocumentText("apache-2.0.txt", APACHE.read_text()[:12_000])]  # about 2,600 tokens: enough to calibrate on
+    # About 2,600 tokens: enough to calibrate on.
+    documents = [DocumentText("apache-2.0.txt", APACHE.read_text()[:12_000])]
     report = group_sweep.sweep(smollm2, documents, MEMO_PROBES[:1], SMALL, group_sizes=(1, 4))
 
     by_name = {p["name"]: p for p in report["points"]}

@@ -41,7 +41,8 @@ def test_tokens_and_calls_add_up_per_chunk_and_reduce(smollm2):
 
 def test_progress_reports_every_planned_call(smollm2):
     seen = []
-    work = cmp.ComparisonWork(DOCS[:1], PROBES[:1], strategies=["chunked", "full_dense"], chunk_tokens=64, chunk_overlap=0)
+    work = cmp.ComparisonWork(DOCS[:1], PROBES[:1], strategies=["chunked", "full_dense"], chunk_tokens=64,
+                              chunk_overlap=0)
     report = cmp.compare(smollm2, work, progress=lambda done, planned, msg: seen.append((done, planned)))
     calls = sum(s["calls"] for s in report["strategies"].values())
     assert seen == [(i, calls) for i in range(calls)]

@@ -13,7 +13,8 @@ from engine.core.probes import ProbeQuestion
 pytestmark = pytest.mark.model
 
 DOCS = [DocumentText("memo.txt", "The monthly service fee is $4,500.\n\nDeliveries arrive on Tuesdays.\n\n" * 3)]
-PROBES = [ProbeQuestion("What is the monthly service fee?", "$4,500"), ProbeQuestion("When do deliveries arrive?", "Tuesdays")]
+PROBES = [ProbeQuestion("What is the monthly service fee?", "$4,500"),
+          ProbeQuestion("When do deliveries arrive?", "Tuesdays")]
 
 
 @pytest.fixture(scope="module")

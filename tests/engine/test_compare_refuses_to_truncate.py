@@ -13,7 +13,8 @@ pytestmark = pytest.mark.model
 
 def test_full_context_strategies_refuse_and_say_why(smollm2):
     long_doc = DocumentText("long.txt", "A long paragraph about pallets and deliveries. " * 1200)
-    work = cmp.ComparisonWork([long_doc], [ProbeQuestion("What arrives?", "pallets")], strategies=["full_dense", "full_index_share"])
+    work = cmp.ComparisonWork([long_doc], [ProbeQuestion("What arrives?", "pallets")],
+                              strategies=["full_dense", "full_index_share"])
     report = cmp.compare(smollm2, work)
     for name in ("full_dense", "full_index_share"):
         refused = report["strategies"][name]["refused"]

@@ -51,8 +51,8 @@ def test_it_does_not_name_another_file_for_a_function_the_calling_file_defines_i
 def test_a_term_used_only_inside_a_longer_term_is_not_asked_about():
     # LGPL-3 writes "Combined Work", its own term, and never Apache-2.0's "Work" on its own.
     docs = [DocumentText("Apache-2.0.txt", '"Work" shall mean the work of authorship.\n'),
-            DocumentText("LGPL-3.txt", 'A "Combined Work" is a work produced by combining.\n\nYou may convey a Combined '
-                                   "Work under terms of your choice.\n"),
+            DocumentText("LGPL-3.txt", 'A "Combined Work" is a work produced by combining.\n\nYou may convey a '
+                                       "Combined Work under terms of your choice.\n"),
             DocumentText("NOTICE.txt", "This product includes the Work of the Apache Software Foundation.\n")]
 
     assert [(p.question, p.answer) for p in generate_probes(docs) if p.kind == "cross_reference"] == [

@@ -46,7 +46,8 @@ def test_files_inside_an_upload_are_named_as_a_person_names_them():
         ("In which file is the class Invoice, which views.py calls, defined?", "models.py")]
     assert file_labels(list(code)) == {
         "codebase.zip/src/app/models.py": "models.py", "codebase.zip/src/app/views.py": "views.py",
-        "codebase.zip/src/app/__init__.py": "src/app/__init__.py", "codebase.zip/tests/__init__.py": "tests/__init__.py"}
+        "codebase.zip/src/app/__init__.py": "src/app/__init__.py",
+        "codebase.zip/tests/__init__.py": "tests/__init__.py"}
 
 
 MODULE = '''"""Billing."""
@@ -109,7 +110,8 @@ def test_code_that_does_not_parse_asks_nothing_of_its_own():
 def test_a_real_library_gets_probes_of_every_shape_each_resting_on_its_source():
     # django-environ, a dependency of this project, read as an uploaded ZIP would be.
     root = Path(environ.__file__).parent
-    docs = [DocumentText(f"environ.zip/{p.relative_to(root.parent)}", p.read_text()) for p in sorted(root.rglob("*.py"))]
+    docs = [DocumentText(f"environ.zip/{p.relative_to(root.parent)}", p.read_text())
+            for p in sorted(root.rglob("*.py"))]
     probes = generate_probes(docs)
     asked = {p.question: p.answer for p in probes}
     shapes = {p.question.split(" ")[0] + " " + p.question.split(" ")[1] for p in probes}

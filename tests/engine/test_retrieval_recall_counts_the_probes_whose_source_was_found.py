@@ -16,7 +16,8 @@ OTHER = chunk("contract.txt", "Either party may end the agreement with 45 days o
 
 
 def test_it_finds_a_passage_inside_a_chunk_whatever_the_whitespace():
-    probe = ProbeQuestion("Fee?", "$4,500", source="contract.txt", passage="The monthly service fee is $4,500 per month.")
+    probe = ProbeQuestion("Fee?", "$4,500", source="contract.txt",
+                          passage="The monthly service fee is $4,500 per month.")
     assert retrieved_source(probe, [FEE]) is True
     assert retrieved_source(probe, [OTHER, CONTACT]) is False  # the right document, the wrong chunk
 
