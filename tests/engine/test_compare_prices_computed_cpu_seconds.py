@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from engine.strategies import compare as cmp
+from engine.strategies.work import Prices
 from engine.core.documents import DocumentText
 from engine.core.probes import ProbeQuestion
 
@@ -20,7 +21,7 @@ PROBES = [ProbeQuestion("What is the monthly service fee?", "$4,500"),
 @pytest.fixture(scope="module")
 def report(smollm2):
     work = cmp.ComparisonWork(DOCS, PROBES, strategies=["full_dense", "chunked"], chunk_tokens=48, chunk_overlap=0,
-                        prices=cmp.Prices(3.6, 0.15, 0.6), diagnostics=False)
+                        prices=Prices(3.6, 0.15, 0.6), diagnostics=False)
     return cmp.compare(smollm2, work)
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from engine.strategies import compare as cmp
+from engine.strategies.work import Prices
 from engine.core import run_settings
 from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
@@ -45,4 +46,4 @@ def test_it_rejects_unknown_strategies_and_bad_prices():
     with pytest.raises(EngineError, match="unknown strategy 'full_magic'"):
         run_settings.check_strategies(["full_dense", "full_magic"])
     with pytest.raises(EngineError, match="must be a number, 0 or more"):
-        cmp.Prices(-1.0, 0.1, 0.2)
+        Prices(-1.0, 0.1, 0.2)
