@@ -167,6 +167,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         values={setting.name: getattr(args, setting.name) for setting in run_settings.SETTINGS},
         prices=Prices(args.price_per_hour, args.api_input_price, args.api_output_price),
     )
+    # The engine-only flags (block size, dense layers, sink blocks ...) over the run's attention.
     work = replace(work, attention=attention_config(args, "index_share", work.attention))
     run_settings.check_chunk_tokens(work.chunk_tokens, read_metadata(args.model).max_positions)
     check_sizes(work.chunk_tokens, work.chunk_overlap)

@@ -21,7 +21,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from engine.core import run_settings  # torch-free, as the next
+from engine.core.documents import DocumentText
 from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
+from engine.core.probes import ProbeQuestion
 from workloads import rules
 from workloads.comparisons import pricing, queued_inputs
 from workloads.comparisons.results import store_report
@@ -83,11 +85,10 @@ def extract_upload(upload_pk: int) -> None:
 def generate_probes(workload_pk: int, limit: int = PROBES_TO_GENERATE) -> int:
     """Add up to `limit` of the engine's generated probes to a workload, with their passages, skipping questions
     it already has."""
-    from engine.core.documents import DocumentText
     from engine.core.probes import generate_probes as generate
 
     documents = Document.objects.filter(workload_id=workload_pk)
-    engine_documents = [DocumentText(d.name, d.text) for d in documents]
+    engine_documents = _texts(documents)
     # Only probes the probe form would save: one that it refuses could never be edited (an invisible character
     # inside a word, an answer too long).
     generated = [p for p in generate(engine_documents, limit) if _editable(p)]
@@ -99,6 +100,16 @@ def generate_probes(workload_pk: int, limit: int = PROBES_TO_GENERATE) -> int:
     Workload.objects.filter(pk=workload_pk).update(probes_generated_at=timezone.now(), probes_found=len(generated),
                                                    probes_added=len(new))
     return len(new)
+
+
+def _texts(documents) -> list[DocumentText]:
+    """The documents' rows as the engine reads them."""
+    return [DocumentText(d.name, d.text) for d in documents]
+
+
+def _questions(probes) -> list[ProbeQuestion]:
+    """The probes' rows as the engine asks them; an empty source or passage is none."""
+    return [ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes]
 
 
 def _editable(probe) -> bool:
@@ -145,9 +156,7 @@ def run_comparison(run_pk: int) -> None:
 def _compare(run: ComparisonRun) -> dict:
     from engine.strategies.compare import compare
     from engine.strategies.work import ComparisonWork, Prices
-    from engine.core.documents import DocumentText
     from engine.model.measure import device_name
-    from engine.core.probes import ProbeQuestion
     from engine.model.provenance import versions
 
     workload = run.workload
@@ -167,8 +176,7 @@ def _compare(run: ComparisonRun) -> dict:
     # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
     work = ComparisonWork.from_settings(
-        documents=[DocumentText(d.name, d.text) for d in documents],
-        probes=[ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None) for p in probes],
+        documents=_texts(documents), probes=_questions(probes),
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
     return compare(lm, work, progress=_progress(run.pk, leases.holder()))
@@ -187,11 +195,9 @@ def _progress(run_pk: int, me: str):
 def run_group_sweep(sweep_pk: int) -> None:
     """Run a queued group-size sweep (engine.evaluation.group_sweep) for real on this worker's device, and keep its
     report."""
-    from engine.core.documents import DocumentText
     from engine.core.errors import EngineError
     from engine.evaluation.group_sweep import sweep
     from engine.model.measure import device_name
-    from engine.core.probes import ProbeQuestion
 
     if (held := leases.hold(GroupSweep, sweep_pk)) is None:
         return
@@ -207,9 +213,7 @@ def run_group_sweep(sweep_pk: int) -> None:
     with held.work(refusals=(EngineError,)):
         lm = _model(job.model)
         GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
-        report = sweep(lm, [DocumentText(d.name, d.text) for d in job.workload.documents.all()],
-                       [ProbeQuestion(p.question, p.answer, p.kind, p.source or None, p.passage or None)
-                        for p in job.workload.probes.all()],
+        report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
                        run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
     if held.failed:
         return

@@ -104,6 +104,8 @@ class _Planner:
         return [PlannedCall(mode, len(ids), question[:60], _given(ids), continues=strategy in CACHED_MODES)]
 
     def _chunked(self, question: str) -> list[PlannedCall]:
+        # A map call's prompt is made again when it runs, not held: every chunk's prompt for every question of a
+        # million-token workload would hold gigabytes of token ids. Its length is kept, for the checks and the test.
         maps = [PlannedCall("dense", len(prompts.chunk_prompt(self.lm, c, question)), prompts.header(c),
                             functools.partial(prompts.chunk_prompt, self.lm, c, question), chunk=c)
                 for c in self.chunks]
