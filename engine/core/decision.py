@@ -64,6 +64,7 @@ class View:
     basis: str = "device dollars"  # e.g. "device dollars: computed CPU seconds at $2.00/h for cpu"
     gate_points: float = 5.0
     api: str | None = None  # the API the api_cost figures are billed by, e.g. "ExampleAI small-v2"
+    name: str = "Device view"  # what the costs are, for the reason that says so ("The endpoint's bill")
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def _noise_reason(chosen: Option, tied: list[Option], priced: list[Option], view
 
 
 def view_reason(view: View) -> str:
-    return f"Device view: costs per {view.unit} in {view.basis}."
+    return f"{view.name}: costs per {view.unit} in {view.basis}."
 
 
 def _api_reason(ran: list[Option], chosen: Option, other: Option | None, view: View) -> str | None:

@@ -52,6 +52,10 @@ STRATEGIES = (*FULL_MODES, *CACHED_MODES, "chunked", "retrieval", "routed")
 # without the cached prefix; with map-reduce, and naive sparse and dense attention as Index Share's baselines.
 DEFAULT_STRATEGIES = ("retrieval", "routed", "chunked", "full_index_share", "full_index_share_cached",
                       "full_naive_sparse", "full_dense")
+# Through an OpenAI-compatible endpoint (engine.strategies.endpoint_compare) the whole documents are one request, read
+# with the endpoint's own attention: a run's whole-documents strategies become that request (full_dense), its cached
+# ones the same request relying on the provider's prompt cache (full_dense_cached).
+ENDPOINT_STRATEGIES = ("retrieval", "routed", "chunked", "full_dense", "full_dense_cached")
 # Identifiers stay in the API and JSON; pages, mails and the PDF show these.
 NAMES = {
     "full_index_share": "Whole documents (Index Share)",
@@ -179,6 +183,12 @@ def check_strategies(names) -> list[str]:
         raise EngineError(f"unknown strategy {', '.join(map(repr, unknown)) or '(none given)'}; "
                           f"choose from {', '.join(STRATEGIES)}")
     return list(dict.fromkeys(names))
+
+
+def through_endpoint(strategies) -> list[str]:
+    """The strategies an endpoint asks for the ones chosen (ENDPOINT_STRATEGIES), each once, in order."""
+    return list(dict.fromkeys("full_dense_cached" if s in CACHED_MODES else "full_dense" if s in FULL_MODES else s
+                              for s in strategies))
 
 
 def check_values(values: dict) -> dict:

@@ -189,7 +189,7 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
     caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, _ticker(progress, planned.calls))
     prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
     for i, probe in enumerate(work.probes):
-        for out in _rotated(running, i):
+        for out in rotated(running, i):
             seconds, flops = out.seconds, out.costs.total_flops
             calls = planned.questions[i][out.name]
             if out.name == "chunked":
@@ -199,14 +199,14 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
             else:
                 (call,) = calls
                 answer = caller.continue_from(out, prefixes[out.name], call) if call.continues else caller(out, call)
-                out.answers.append(_judged(probe, answer))
+                out.answers.append(judged(probe, answer))
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
     if work.diagnostics and not planned.refused:
         _diagnose(lm, work, results)
     return _report(lm, work, results, planned.chunks, caller.order, anchors)
 
 
-def _rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTally]:
+def rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTally]:
     """The strategies in the order they answer one probe: probe i starts with strategy i mod k."""
     if not running:
         return []
@@ -272,7 +272,7 @@ def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[Planned
             out.escalation_refused += 1
     found = retrieval.retrieved_source(probe, search.search.chunks)
     out.answers.append({
-        **_judged(probe, answer),
+        **judged(probe, answer),
         "retrieved": [{"document": c.document, "part": c.index + 1} for c in search.search.chunks],
         "retrieved_source": found, **({"escalated": escalated} if out.name == "routed" else {}),
     })
@@ -295,7 +295,7 @@ def _answer_chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion,
             else:
                 found.append(answer)
     final = caller(out, reduce, prompts.reduce_prompt(caller.lm, probe.question, found))
-    out.answers.append({**_judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
+    out.answers.append({**judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
 
 
 def _diagnose(lm, work: ComparisonWork, results: dict[str, StrategyTally]) -> None:
@@ -320,7 +320,7 @@ def _gates(results: dict[str, StrategyTally], points: float) -> dict[str, stats.
     return stats.gates({name: r.correct for name, r in results.items() if not r.refused}, points)
 
 
-def _judged(probe: ProbeQuestion, output: str) -> dict:
+def judged(probe: ProbeQuestion, output: str) -> dict:
     return {"question": probe.question, "expected": probe.answer, "kind": probe.kind,
             "output": output.strip(), "correct": is_correct(output, probe.answer),
             "f1": token_f1(output, probe.answer)}

@@ -1,6 +1,8 @@
-"""The prompts a comparison's calls send, as token ids: whole documents and a question, a chunk and a question, the
-chunks a search found, and the reduce over the chunks' answers. Every strategy's prompts share the system message
-and the chat template, so their lengths differ only by what each strategy puts in them."""
+"""The prompts a comparison's calls send: whole documents and a question, a chunk and a question, the chunks a search
+found, and the reduce over the chunks' answers. Each is a user message (`*_text`), sent as it is to an endpoint
+(engine.strategies.endpoint_compare), and as token ids in the model's chat template to the local engine (`*_prompt`).
+Every strategy's prompts share the system message and the chat template, so their lengths differ only by what each
+strategy puts in them."""
 
 from __future__ import annotations
 
@@ -54,25 +56,39 @@ def documents_ids(lm: LoadedModel, documents: Sequence[DocumentText]) -> list[in
     return ids
 
 
-def full_prompt(lm: LoadedModel, documents: Sequence[DocumentText], question: str) -> list[int]:
-    return chat(lm, f"{documents_text(documents)}\n\nQuestion: {question}")
+def full_text(documents: Sequence[DocumentText], question: str) -> str:
+    return f"{documents_text(documents)}\n\nQuestion: {question}"
 
 
-def retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
+def retrieval_text(chunks: Sequence[Chunk], question: str, routed: bool) -> str:
     """The chunks found, in document order under their headers, then the question; routed adds NONE_INSTRUCTION."""
     found = "\n\n".join(f"{header(c)}\n{c.text.strip()}" for c in chunks)
-    return chat(lm, f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else ""))
+    return f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else "")
 
 
-def chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:
-    return chat(lm, f"{header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}")
+def chunk_text(chunk: Chunk, question: str) -> str:
+    return f"{header(chunk)}\n{chunk.text.strip()}\n\n{CHUNK_INSTRUCTION.format(question=question)}"
 
 
-def reduce_prompt(lm: LoadedModel, question: str, answers: list[str]) -> list[int]:
+def reduce_text(question: str, answers: list[str]) -> str:
     # Listing each answer under its chunk's header, and asking for the one that answers, was measured too
     # (benchmarks/chunk_prompt.py, "headers"): 0 of 5 right on the sample against 1 of 5 with this wording.
     listed = "\n".join(f"- {a}" for a in answers) or f"- {NONE}"
-    return chat(lm, (
-        f"Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
-        "Reply with the single best answer, in the exact words given."
-    ))
+    return (f"Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
+            "Reply with the single best answer, in the exact words given.")
+
+
+def full_prompt(lm: LoadedModel, documents: Sequence[DocumentText], question: str) -> list[int]:
+    return chat(lm, full_text(documents, question))
+
+
+def retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
+    return chat(lm, retrieval_text(chunks, question, routed))
+
+
+def chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:
+    return chat(lm, chunk_text(chunk, question))
+
+
+def reduce_prompt(lm: LoadedModel, question: str, answers: list[str]) -> list[int]:
+    return chat(lm, reduce_text(question, answers))

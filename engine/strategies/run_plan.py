@@ -38,6 +38,9 @@ class PlannedCall:
     tokens: int  # its prompt's tokens; a reduce's at their most
     what: str  # what progress says while it runs
     prompt: Callable[[], list[int]] | None = None  # its prompt, made when it runs; None for a reduce
+    # Its user message, what an endpoint is sent (engine.strategies.endpoint_compare): a cached strategy's is the whole
+    # prompt's, as a provider caches the start it has seen; None for a reduce.
+    text: Callable[[], str] | None = None
     chunk: Chunk | None = None  # a chunked map call's chunk
     search: retrieval.Search | None = None  # a retrieval call's search
     escalation: bool = False  # routed's whole-documents call, made only where the search's answer is NONE
@@ -101,13 +104,18 @@ class _Planner:
         mode, ids = full_mode(strategy), self.full[i]
         if strategy in CACHED_MODES:
             ids = ids[self.shared:]
-        return [PlannedCall(mode, len(ids), question[:60], _given(ids), continues=strategy in CACHED_MODES)]
+        return [PlannedCall(mode, len(ids), question[:60], _given(ids), self._full_text(i),
+                            continues=strategy in CACHED_MODES)]
+
+    def _full_text(self, i: int) -> Callable[[], str]:
+        return functools.partial(prompts.full_text, self.work.documents, self.work.probes[i].question)
 
     def _chunked(self, question: str) -> list[PlannedCall]:
         # A map call's prompt is made again when it runs, not held: every chunk's prompt for every question of a
         # million-token workload would hold gigabytes of token ids. Its length is kept, for the checks and the test.
         maps = [PlannedCall("dense", len(prompts.chunk_prompt(self.lm, c, question)), prompts.header(c),
-                            functools.partial(prompts.chunk_prompt, self.lm, c, question), chunk=c)
+                            functools.partial(prompts.chunk_prompt, self.lm, c, question),
+                            functools.partial(prompts.chunk_text, c, question), chunk=c)
                 for c in self.chunks]
         # Each chunk's answer adds at most ANSWER_TOKENS, plus its "- " line.
         longest = (len(prompts.reduce_prompt(self.lm, question, []))
@@ -118,11 +126,13 @@ class _Planner:
         if i not in self.searches:
             self.searches[i] = self.index.search(question, self.work.retrieval_chunks, self.work.retrieval_tokens)
         search = self.searches[i]
-        ids = prompts.retrieval_prompt(self.lm, search.chunks, question, routed=strategy == "routed")
-        calls = [PlannedCall("dense", len(ids), f"search for {question[:50]}", _given(ids), search=search)]
-        if strategy == "routed" and self.escalate:
+        routed = strategy == "routed"
+        ids = prompts.retrieval_prompt(self.lm, search.chunks, question, routed)
+        calls = [PlannedCall("dense", len(ids), f"search for {question[:50]}", _given(ids),
+                             functools.partial(prompts.retrieval_text, search.chunks, question, routed), search=search)]
+        if routed and self.escalate:
             calls.append(PlannedCall("index_share", len(self.full[i]), question[:60], _given(self.full[i]),
-                                     escalation=True))
+                                     self._full_text(i), escalation=True))
         return calls
 
 

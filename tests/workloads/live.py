@@ -43,6 +43,22 @@ def wait_for(condition, timeout: float, what: str, every: float = 1.0):
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def serve(log: Path, key: str, *flags: str) -> tuple[subprocess.Popen, str]:
+    """`python -m engine serve` with the test model (ENGINE_MODEL) on a free port of 127.0.0.1, each request logged
+    (to count what it was asked); the process and its base URL once it listens."""
+    process = start([sys.executable, "-m", "engine", "--verbose", "serve", "--port", "0", *flags], log,
+                    ENGINE_SERVE_API_KEY=key)
+    first = wait_for(lambda: re.search(r"on (http://\S+/v1)", log.read_text()) or process.poll() is not None, 180,
+                     "the server to listen", every=0.2)
+    assert process.poll() is None, log.read_text()
+    return process, first.group(1)
+
+
+def requests_served(log: Path) -> int:
+    """The chat completions the server answered, as its log counts them."""
+    return log.read_text().count('"POST /v1/chat/completions')
+
+
 def worker_argv(queues: str = "default,gpu") -> list[str]:
     return [sys.executable, "-m", "celery", "-A", "costplanner", "worker", "-Q", queues, "--concurrency", "1",
             "--without-gossip", "--without-mingle", "--loglevel", "INFO"]
