@@ -25,6 +25,11 @@ if not DEBUG and "change-me" in SECRET_KEY.lower():
     raise ImproperlyConfigured(
         "SECRET_KEY is still .env.example's placeholder: set it to 50 or more random characters, e.g. the output of "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+# The secrets that encrypt endpoints' API keys at rest (workloads/models/endpoint_keys.py), comma-separated: the first
+# encrypts, each one decrypts, so a new secret goes first and the old one stays until every key was saved again.
+# Unset, SECRET_KEY is the one secret, so that a fresh install needs nothing more; production should set its own,
+# for rotating SECRET_KEY (it signs sessions and password links) would otherwise make every stored key unreadable.
+ENDPOINT_KEY_SECRETS = [secret for secret in env.list("ENDPOINT_KEY_SECRET", default=[]) if secret] or [SECRET_KEY]
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])  # e.g. https://costplanner.example.com
 # Behind a TLS-terminating proxy: trust its X-Forwarded-Proto, and keep cookies and browsers on HTTPS.

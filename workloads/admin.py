@@ -12,6 +12,18 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ("role", "organisation")
 
 
+@admin.register(models.Endpoint)
+class EndpointAdmin(admin.ModelAdmin):
+    # The key stays out of the admin entirely, even encrypted: it changes only by adding the endpoint again.
+    list_display = ("name", "organisation", "base_url", "model", "price", "key_set")
+    list_select_related = ("organisation", "price")
+    exclude = ("encrypted_key",)
+
+    @admin.display(boolean=True, description="key set")
+    def key_set(self, endpoint: models.Endpoint) -> bool:
+        return endpoint.key_set
+
+
 @admin.register(models.ComparisonRun)
 class ComparisonRunAdmin(admin.ModelAdmin):
     list_display = ("pk", "workload", "status", "device", "created_at")

@@ -16,10 +16,11 @@ from engine.core import run_settings
 from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE
 from workloads import rules
 from workloads.comparisons import model_choices, pricing, starting
-from workloads.models import ApiPrice, GpuPrice, Organisation, Probe, Role, Workload, periods
+from workloads.models import ApiPrice, Endpoint, GpuPrice, Organisation, Probe, Role, Workload, endpoints, periods
 from engine.core.run_settings import STRATEGIES
-from workloads.models.organisations import (MAX_RECIPIENTS, ROLE_DUTIES, TIME_ZONES, parse_recipients,
-                                            validate_recipients, validate_timezone)
+from workloads.models.organisations import (ENDPOINT_MONTH_CAP_HELP, ENDPOINT_RUN_CAP_HELP, MAX_RECIPIENTS,
+                                            ROLE_DUTIES, TIME_ZONES, parse_recipients, validate_recipients,
+                                            validate_timezone)
 
 
 def _one_line(value: str) -> None:
@@ -293,10 +294,17 @@ class OrganisationForm(forms.ModelForm):
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "cfo@example.com"}),
         help_text=f"up to {MAX_RECIPIENTS} addresses, one per line: each scheduled run's PDF summary is mailed "
                   "to them when it is ready")
+    # Empty is no cap (None), never $0, which would stop every comparison through an endpoint.
+    endpoint_run_cap = forms.DecimalField(required=False, min_value=0, max_digits=10, decimal_places=2,
+                                          label="Endpoint spending cap per run, dollars",
+                                          help_text=f"{ENDPOINT_RUN_CAP_HELP} Empty: no cap.")
+    endpoint_month_cap = forms.DecimalField(required=False, min_value=0, max_digits=10, decimal_places=2,
+                                            label="Endpoint spending cap per month, dollars",
+                                            help_text=f"{ENDPOINT_MONTH_CAP_HELP} Empty: no cap.")
 
     class Meta:
         model = Organisation
-        fields = ["timezone", "summary_recipients"]
+        fields = ["timezone", "summary_recipients", "endpoint_run_cap", "endpoint_month_cap"]
 
     def clean_summary_recipients(self) -> str:
         return "\n".join(parse_recipients(self.cleaned_data["summary_recipients"]))
@@ -341,3 +349,63 @@ def instance_html(form_class: type[forms.ModelForm], instance) -> SafeString:
 def _instance_html(form_class: type[forms.ModelForm], values: tuple) -> SafeString:
     instance = form_class._meta.model(**{name: value for name, _, value in values})
     return mark_safe(str(form_class(instance=instance)))
+
+
+class EndpointForm(forms.ModelForm):
+    """An OpenAI-compatible endpoint; the organisation comes from the user, and the key is stored encrypted.
+    The API's EndpointIn holds the same rules (workloads.models.endpoints), so either can save what the other did."""
+
+    name = forms.CharField(max_length=endpoints.NAME_MAX, validators=[_one_line, _no_invisible],
+                           help_text="how the pages and the runs name it: unique within your organisation, "
+                                     "whatever its case")
+    # The model's field checks it (endpoints.validate_base_url): http or https, a host, no password, query or fragment.
+    base_url = forms.CharField(max_length=endpoints.BASE_URL_MAX, label="Base URL",
+                               help_text='where its OpenAI-compatible API answers, up to the /v1: '
+                                         '"https://api.openai.com/v1", a vLLM or SGLang server\'s '
+                                         '"http://gpu-box:8000/v1", Ollama\'s "http://localhost:11434/v1"')
+    model = forms.CharField(max_length=endpoints.MODEL_MAX, validators=[_one_line, _no_invisible],
+                            help_text='the model\'s name as the endpoint serves it: "gpt-4o-mini", '
+                                      '"Qwen/Qwen2.5-7B-Instruct", "llama3.1:8b"')
+    # Never drawn back into the page, not even beside an error (render_value=False): it would sit in the HTML, the
+    # browser's cache and history. "new-password" keeps browsers from filling in the user's own saved password.
+    api_key = forms.CharField(required=False, strip=False, label="API key",
+                              widget=forms.PasswordInput(render_value=False, attrs={
+                                  "autocomplete": "new-password", "maxlength": endpoints.API_KEY_MAX}),
+                              help_text="empty for a server that needs none (Ollama, a local vLLM); stored encrypted "
+                                        "and never shown again, not even to you")
+    price = forms.ModelChoiceField(queryset=ApiPrice.objects.none(), required=False, label="Billed at",
+                                   empty_label="Nothing: only the device it runs on costs")
+
+    class Meta:
+        model = Endpoint
+        fields = ["name", "base_url", "model", "price"]
+
+    def __init__(self, *args, organisation: Organisation, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.organisation = self.instance.organisation = organisation
+        # It offers one entry per API model of the price book, as the workload form does, and takes any of the
+        # organisation's entries, as the API does; another organisation's is "not one of the available choices".
+        price = self.fields["price"]
+        price.queryset = ApiPrice.objects.filter(organisation=organisation)
+        price.choices = [("", price.empty_label)] + [
+            (entry.pk, f"{entry.subject} — {entry.rates}")
+            for entry in pricing.api_models(organisation, periods.today(self.instance))]
+        price.help_text = format_html('what its tokens are billed at: one of the API models of <a href="{}#api-prices">'
+                                      "the price book</a>", reverse("price_book"))
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        # The unique constraint includes the organisation, which is not a form field: checked here, as workloads are.
+        if other := endpoints.endpoint_named_alike(self.organisation, name):
+            raise forms.ValidationError(f'Your organisation already has an endpoint with this name: "{other}".')
+        return name
+
+    def clean_api_key(self) -> str:
+        key = self.cleaned_data["api_key"]
+        if problem := endpoints.api_key_problem(key):
+            raise forms.ValidationError(f"The API key {problem}.")
+        return key
+
+    def save(self, commit: bool = True) -> Endpoint:
+        self.instance.set_api_key(self.cleaned_data["api_key"])
+        return super().save(commit)

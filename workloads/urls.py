@@ -1,8 +1,8 @@
 from django.urls import path
 
-from workloads.views import (dashboard, document_pages, export_pages, organisation_pages, planning_page, price_pages,
-                             probe_pages, run_pages, schedule_pages, summary_pages, sweep_pages, upload_pages,
-                             workload_pages)
+from workloads.views import (dashboard, document_pages, endpoint_pages, export_pages, organisation_pages, planning_page,
+                             price_pages, probe_pages, run_pages, schedule_pages, summary_pages, sweep_pages,
+                             upload_pages, workload_pages)
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -65,4 +65,8 @@ urlpatterns = [
     path("prices/api/new/", price_pages.api_price_create, name="api_price_create"),
     path("prices/api/<int:pk>/delete/", price_pages.api_price_delete, name="api_price_delete"),
     path("prices/reprice/", price_pages.reprice_all, name="reprice_all"),
+    # Endpoints: OpenAI-compatible servers a comparison can call, their keys stored encrypted
+    path("endpoints/", endpoint_pages.endpoints, name="endpoints"),
+    path("endpoints/new/", endpoint_pages.endpoint_create, name="endpoint_create"),
+    path("endpoints/<int:pk>/delete/", endpoint_pages.endpoint_delete, name="endpoint_delete"),
 ]

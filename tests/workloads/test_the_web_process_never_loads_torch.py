@@ -26,7 +26,7 @@ PAGES = [("dashboard", ()), ("workload_create", ()), ("workload_detail", ("workl
          ("run_create", ("workload",)), ("runs_csv", ("workload",)), ("run_detail", ("run",)),
          ("run_status", ("run",)), ("run_export_csv", ("run",)), ("run_export_json", ("run",)),
          ("workload_history_csv", ("workload",)), ("workload_history_json", ("workload",)), ("price_book", ()),
-         ("run_delete", ("run",)), ("workload_delete", ("workload",)), ("sweep_detail", ("sweep",))]
+         ("run_delete", ("run",)), ("workload_delete", ("workload",)), ("sweep_detail", ("sweep",)), ("endpoints", ())]
 
 SCRIPT = r"""
 import json, sys

@@ -7,6 +7,7 @@ from ninja import NinjaAPI
 
 from workloads.api import error_responses
 from workloads.api.auth import TokenAuth
+from workloads.api.endpoint_endpoints import router as endpoints_router
 from workloads.api.export_endpoints import router as exports_router
 from workloads.api.price_endpoints import router as prices_router
 from workloads.api.run_endpoints import router as runs_router
@@ -20,7 +21,7 @@ DESCRIPTION = """Compare chunked and full-context inference on your own document
 user's organisation, and their role there says what they may change: a viewer only reads (and
 exports PDF summaries), a member also uploads, adds probes, starts and cancels runs and mails
 summaries, an admin also adds prices, re-prices runs (each re-pricing is kept beside the earlier
-ones) and deletes workloads and runs.
+ones), adds and deletes endpoints and deletes workloads and runs.
 
 **Errors** are JSON, `{"detail": "<the first problem>"}`:
 400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or
@@ -36,4 +37,5 @@ api.add_router("", workloads_router)
 api.add_router("", runs_router)
 api.add_router("", summaries_router)
 api.add_router("", prices_router)
+api.add_router("", endpoints_router)
 api.add_router("", exports_router)

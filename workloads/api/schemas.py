@@ -10,13 +10,13 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import (AfterValidator, BaseModel, ConfigDict, StringConstraints, WithJsonSchema, create_model,
-                      field_validator)
+from pydantic import (AfterValidator, BaseModel, ConfigDict, SecretStr, StringConstraints, WithJsonSchema,
+                      create_model, field_validator)
 
 from engine.core.run_settings import DEFAULT_STRATEGIES, SETTINGS, STRATEGIES, Setting
 from workloads import rules
 from workloads.comparisons import target_models
-from workloads.models import Alert, Probe, Workload
+from workloads.models import Alert, Probe, Workload, endpoints
 
 
 def _single_line(value: str) -> str:
@@ -320,6 +320,55 @@ class ApiPriceOut(Schema):
     output_per_mtok: Decimal = Field(description="dollars per million output tokens")
     effective_from: dt.date
     source: str
+    created_at: dt.datetime
+
+
+# --- endpoints ------------------------------------------------------------------------------------
+
+def _base_url(value: str) -> str:
+    if problem := endpoints.base_url_problem(value):  # the web form refuses the same
+        raise ValueError(problem)
+    return value
+
+
+def _api_key(value: SecretStr) -> SecretStr:
+    # The answer to bad input is the error's message alone (error_responses), and this one never quotes the key.
+    if problem := endpoints.api_key_problem(value.get_secret_value()):
+        raise ValueError(problem)
+    return value
+
+
+# A SecretStr, so that the key shows as "**********" wherever the payload is printed; its schema states the rules.
+ApiKey = Annotated[SecretStr, AfterValidator(_api_key), WithJsonSchema({
+    "type": "string", "format": "password", "writeOnly": True, "maxLength": endpoints.API_KEY_MAX,
+    "pattern": "^[!-~]*$"})]
+
+
+class EndpointIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"name": "vLLM on the GPU box", "base_url": "http://gpu-box:8000/v1", "model": "Qwen/Qwen2.5-7B-Instruct"}]})
+    name: Key(endpoints.NAME_MAX) = Field(description="unique within your organisation, whatever its case",
+                                          examples=["Ollama"])
+    base_url: Annotated[Line(endpoints.BASE_URL_MAX), AfterValidator(_base_url)] = Field(
+        description="where its OpenAI-compatible API answers, up to the /v1: http or https, without a user name, "
+                    "password, query or fragment", examples=["https://api.openai.com/v1", "http://localhost:11434/v1"])
+    model: Key(endpoints.MODEL_MAX) = Field(description="the model's name as the endpoint serves it",
+                                            examples=["llama3.1:8b"])
+    api_key: ApiKey | None = Field(
+        None, description="printable ASCII without spaces; empty, null or left out for a server that needs none "
+                          "(Ollama, a local vLLM). Stored encrypted and never returned")
+    price_id: int | None = Field(
+        None, ge=1, le=2**63 - 1, description="the API price (GET /api/prices/api) its tokens are billed at; null or "
+                                              "left out: not billed")
+
+
+class EndpointOut(Schema):
+    id: int
+    name: str
+    base_url: str
+    model: str
+    key_set: bool = Field(description="whether it has an API key; the key itself is never returned")
+    price: ApiPriceOut | None = Field(description="the price book entry its tokens are billed at; null: not billed")
     created_at: dt.datetime
 
 

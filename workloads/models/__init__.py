@@ -1,9 +1,10 @@
 """The app's tables, one module per part of the domain, and the periods a run belongs to (periods).
 
-Layer: the bottom; imports only Django, workloads.formatting and engine.core.
+Layer: the bottom; imports only Django, workloads.formatting and engine.core (and cryptography, for endpoint_keys).
 """
 
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
+from workloads.models.endpoints import Endpoint
 from workloads.models.group_sweeps import GroupSweep
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
@@ -15,7 +16,7 @@ from workloads.models.upload_jobs import Upload, UploadFile, UploadFileChunk, Up
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
-    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "GpuPrice", "GroupSweep", "Membership",
-    "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing", "ScheduleEvent", "StrategyResult", "Summary",
-    "SummaryEmail", "Upload", "UploadFile", "UploadFileChunk", "UploadItem", "Workload",
+    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "Endpoint", "GpuPrice",
+    "GroupSweep", "Membership", "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing", "ScheduleEvent",
+    "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadFileChunk", "UploadItem", "Workload",
 ]

@@ -3,7 +3,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import MinValueValidator, validate_email
 from django.db import models
 
 MAX_RECIPIENTS = 20
@@ -35,6 +35,12 @@ def validate_timezone(name: str) -> None:
         raise ValidationError(f"{name!r} is not a time zone name such as Europe/Berlin or America/New_York")
 
 
+ENDPOINT_RUN_CAP_HELP = ("A comparison through an endpoint whose estimate exceeds this does not start; one that "
+                         "reaches it stops with what it has.")
+ENDPOINT_MONTH_CAP_HELP = ("What comparisons through endpoints may spend in a month together: one whose estimate would "
+                           "take the month past this does not start; one that reaches it stops with what it has.")
+
+
 class Organisation(models.Model):
     """A business. Everything it owns hangs off it, and members see only their own."""
 
@@ -44,6 +50,12 @@ class Organisation(models.Model):
     # Who is e-mailed each scheduled run's PDF summary: managers do not open dashboards.
     summary_recipients = models.TextField(blank=True, validators=[validate_recipients],
                                           help_text="e-mail addresses, one per line")
+    # What comparisons through the organisation's endpoints may spend, in dollars, set by its admins: a provider
+    # bills whatever a run asks of it. Empty: no cap.
+    endpoint_run_cap = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True,
+                                           validators=[MinValueValidator(0)], help_text=ENDPOINT_RUN_CAP_HELP)
+    endpoint_month_cap = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True,
+                                             validators=[MinValueValidator(0)], help_text=ENDPOINT_MONTH_CAP_HELP)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -79,7 +91,8 @@ ROLE_DUTIES = {
     Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
                  "and edits workloads and schedules",
     Role.ADMIN: "also sets prices and re-prices runs (each re-pricing kept beside the earlier ones), sets the time "
-                "zone and who gets the PDFs, deletes workloads and runs and manages the members",
+                "zone and who gets the PDFs, adds endpoints and caps their spending, deletes workloads and runs and "
+                "manages the members",
 }
 
 

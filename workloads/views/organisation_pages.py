@@ -1,4 +1,5 @@
-"""The organisation's page: its time zone and who gets the PDF summaries, and its members with their roles.
+"""The organisation's page: its time zone, who gets the PDF summaries and what comparisons through its endpoints may
+spend, and its members with their roles.
 
 Everyone in the organisation reads it; only admins change it.
 """
@@ -19,6 +20,7 @@ from django.utils.timesince import timeuntil
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from workloads.formatting import dollars
 from workloads.forms import MemberForm, OrganisationForm, RoleForm
 from workloads.models import Membership, Role
 from workloads.models.organisations import ROLE_DUTIES
@@ -51,7 +53,9 @@ def organisation_edit(request: HttpRequest) -> HttpResponse:
     form.save(commit=False).save(update_fields=OrganisationForm.Meta.fields)
     who = ", ".join(organisation.recipients) or "nobody"
     messages.success(request, f"Saved: {organisation.name}'s schedules now fire in {organisation.timezone}, "
-                              f"and their PDF summaries are e-mailed to {who}.")
+                              f"and their PDF summaries are e-mailed to {who}. Endpoint spending caps: "
+                              f"{dollars(organisation.endpoint_run_cap, 'none')} per run, "
+                              f"{dollars(organisation.endpoint_month_cap, 'none')} per month.")
     return redirect("organisation_edit")
 
 

@@ -48,7 +48,7 @@ def test_the_server_takes_each_request_bodys_example(schema, as_alice, workload,
                             output_per_mtok="0.60", effective_from="2025-01-01", source="test: ExampleAI")
     components = schema["components"]["schemas"]
     bodies = {"/workloads": "WorkloadIn", f"/workloads/{workload.pk}/probes": "ProbeIn", "/prices/gpu": "GpuPriceIn",
-              "/prices/api": "ApiPriceIn"}
+              "/prices/api": "ApiPriceIn", "/endpoints": "EndpointIn"}
     for path, component in bodies.items():
         for example in components[component]["examples"]:
             response = as_alice.post(path, example)

@@ -25,6 +25,8 @@ PATHS = {
     "/api/workloads/{workload_id}/history.json": {"get"},
     "/api/prices/gpu": {"get", "post"},
     "/api/prices/api": {"get", "post"},
+    "/api/endpoints": {"get", "post"},
+    "/api/endpoints/{endpoint_id}": {"delete"},
 }
 
 

@@ -8,20 +8,21 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, reverse
 
+from tests.workloads.endpoints.conftest import make_endpoint
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.models import (ApiPrice, ComparisonRun, Document, GpuPrice, Membership, Organisation, Probe, Summary,
-                              SummaryEmail, Upload, Workload)
+from workloads.models import (ApiPrice, ComparisonRun, Document, Endpoint, GpuPrice, Membership, Organisation, Probe,
+                              Summary, SummaryEmail, Upload, Workload)
 from workloads.urls import urlpatterns
 
 # What each page does with a POST; a page that only reads answers any method the same way.
 READS = {"dashboard", "workload_detail", "document_detail", "document_text", "planning", "upload_detail",
          "upload_status", "run_detail", "run_status", "runs_csv", "summary_download", "summary_status",
          "run_export_csv", "run_export_json", "workload_history_csv", "workload_history_json", "price_book",
-         "sweep_detail"}
+         "sweep_detail", "endpoints"}
 VIEWERS_MAY = {"summary_create"}  # a PDF of a run is another way of reading it
 ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_create", "gpu_price_delete",
                "api_price_create", "api_price_delete", "reprice_all", "run_reprice", "member_add", "member_role",
-               "member_remove", "member_link"}
+               "member_remove", "member_link", "endpoint_create", "endpoint_delete"}
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
                "upload_create", "probe_create", "probes_generate", "probe_import", "probe_edit", "probe_delete",
                "run_create", "run_cancel", "run_retry", "upload_cancel", "upload_retry", "summary_email",
@@ -38,6 +39,7 @@ def things(workload, document, probe, prices, alice, bob):
         "workload": workload, "run": run, "document": document, "probe": probe,
         "upload": Upload.objects.create(workload=workload, created_by=alice, status=Upload.Status.DONE),
         "gpu_price": prices["h200"], "api_price": prices["api"], "membership": bob.membership,
+        "endpoint": make_endpoint(workload.organisation),
     }
 
 
@@ -45,7 +47,7 @@ def _url(pattern: URLPattern, things: dict) -> str:
     """The pattern's URL, its <pk> being the object of the kind its route starts with."""
     route = str(pattern.pattern)
     owner = {"workloads/": "workload", "runs/": "run", "uploads/": "upload", "prices/gpu/": "gpu_price",
-             "prices/api/": "api_price", "organisation/members/": "membership"}
+             "prices/api/": "api_price", "organisation/members/": "membership", "endpoints/": "endpoint"}
     kwargs = {}
     if "<int:pk>" in route:
         kind = next(kind for prefix, kind in owner.items() if route.startswith(prefix))
@@ -68,8 +70,10 @@ def _state() -> list:
         list(SummaryEmail.objects.values_list("pk").order_by("pk")),
         list(GpuPrice.objects.values_list("pk").order_by("pk")),
         list(ApiPrice.objects.values_list("pk").order_by("pk")),
+        list(Endpoint.objects.values_list("pk", "name").order_by("pk")),
         list(Membership.objects.values_list("pk", "role").order_by("pk")),
-        list(Organisation.objects.values_list("pk", "timezone", "summary_recipients").order_by("pk")),
+        list(Organisation.objects.values_list("pk", "timezone", "summary_recipients", "endpoint_run_cap",
+                                              "endpoint_month_cap").order_by("pk")),
     ]
 
 
@@ -105,7 +109,8 @@ def test_a_member_changes_no_price_setting_or_membership(things, bob, name):
 
     response = _client(bob).post(_url(pattern, things), {"role": "admin", "timezone": "Asia/Tokyo",
                                                          "device_class": "cpu", "per_hour": "0.01",
-                                                         "effective_from": "2026-02-01", "source": "mine"})
+                                                         "effective_from": "2026-02-01", "source": "mine",
+                                                         "name": "Mine", "base_url": "http://mine/v1", "model": "m"})
 
     assert response.status_code == 403
     assert "you are a member in Acme, and only admins may do this" in html(response)
@@ -134,7 +139,8 @@ def _post_forms(response) -> set[str]:
     return {next((name for route, name in names.items() if re.fullmatch(route, a)), a) for a in actions}
 
 
-@pytest.mark.parametrize("page", ["dashboard", "workload_detail", "run_detail", "price_book", "organisation_edit"])
+@pytest.mark.parametrize("page", ["dashboard", "workload_detail", "run_detail", "price_book", "organisation_edit",
+                                  "endpoints"])
 def test_pages_offer_each_role_only_what_it_may_do(things, alice, bob, vera, page):
     url = _url(next(p for p in urlpatterns if p.name == page), things)
     offered = {who.username: _post_forms(_client(who).get(url)) - {"/accounts/logout/"} for who in (alice, bob, vera)}
@@ -147,7 +153,7 @@ def test_pages_offer_each_role_only_what_it_may_do(things, alice, bob, vera, pag
         assert offered["bob"] - offered["vera"], "a member is offered what a viewer is not"
     if page == "run_detail":  # a finished run: re-pricing it is all there is to change, and only admins may
         assert "run_reprice" in offered["alice"] and "run_reprice" not in offered["bob"]
-    if page in ("price_book", "organisation_edit"):
+    if page in ("price_book", "organisation_edit", "endpoints"):
         assert offered["alice"] & ADMINS_ONLY and not offered["bob"]
 
 
