@@ -206,6 +206,38 @@ class RunForm(_RunSettingsForm):
                 self.fields[flag].widget = forms.CheckboxInput()
 
 
+class ReadersForm(forms.Form):
+    """Who reads the documents: this worker's engine, the organisation's endpoints, or both, one run each, read side by
+    side (workloads.comparisons.batches). The comparison page offers it, at the readers last chosen; a start without
+    it (the workload page's form) is read by the engine alone."""
+
+    prefix = "readers"
+    shown = forms.BooleanField(required=False, initial=True, widget=forms.HiddenInput)  # a post that offered it
+    engine = forms.BooleanField(required=False, initial=True, label="This worker's engine")
+    endpoints = forms.ModelMultipleChoiceField(
+        queryset=Endpoint.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="each asks the same questions over the OpenAI protocol, billed from its replies (whole documents "
+                  "as one request, read with its own attention)")
+
+    def __init__(self, data=None, *, workload: Workload):
+        saved = starting.saved_readers(workload)
+        super().__init__(data if data is not None and f"{self.prefix}-shown" in data else None,
+                         initial={"engine": saved["engine"], "endpoints": saved["endpoints"]})
+        self.fields["endpoints"].queryset = Endpoint.objects.filter(organisation=workload.organisation)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("engine") and not data.get("endpoints"):
+            raise forms.ValidationError("Choose who reads the documents: this worker's engine, an endpoint, or both.")
+        return data
+
+    def readers(self) -> dict:
+        """start_run's engine and endpoints: the engine alone when the form was not offered."""
+        if not self.is_bound:
+            return {"engine": True, "endpoints": []}
+        return {"engine": self.cleaned_data["engine"], "endpoints": list(self.cleaned_data["endpoints"])}
+
+
 class _PriceForm(forms.ModelForm):
     """A price book entry; the organisation comes from the user, never from the form."""
 

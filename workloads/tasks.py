@@ -25,7 +25,7 @@ from engine.core.documents import DocumentText
 from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from engine.core.probes import ProbeQuestion
 from workloads import rules
-from workloads.comparisons import pricing, queued_inputs
+from workloads.comparisons import batches, endpoint_spending, pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
@@ -129,7 +129,7 @@ def run_comparison(run_pk: int) -> None:
         recovery.clear_partial_run(run_pk)
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
     me = held.me
-    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused)):
+    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused, endpoint_spending.OverCap)):
         try:
             report = _compare(run)
         except RunCancelled:
@@ -138,26 +138,24 @@ def run_comparison(run_pk: int) -> None:
         except SoftTimeLimitExceeded:
             ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
             return
-    if held.failed:
-        return
-    with transaction.atomic():
-        if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING,
-                                                                claimed_by=me).exists():
-            return  # cancelled just as it finished, or taken over by another worker: keep what it says
-        store_report(run, report)
-        run.save(update_fields=["report", "device"])
-        ComparisonRun.finish(run_pk, Status.SUCCEEDED, me, progress_done=F("progress_total"))
-    run.refresh_from_db()
-    pricing.price_run(run)
-    if run.trigger == ComparisonRun.Trigger.SCHEDULED:  # the quarter's PDF is waiting for the manager
-        request_summary(run, None)
+    if not held.failed:
+        with transaction.atomic():
+            if not ComparisonRun.objects.select_for_update().filter(pk=run_pk, status=Status.RUNNING,
+                                                                    claimed_by=me).exists():
+                return  # cancelled just as it finished, or taken over by another worker: keep what it says
+            store_report(run, report)
+            run.save(update_fields=["report", "device", "stopped"])
+            ComparisonRun.finish(run_pk, Status.SUCCEEDED, me, progress_done=F("progress_total"))
+        run.refresh_from_db()
+        pricing.price_run(run)
+    # The quarter's PDF is waiting for the manager: one for the batch of readers, once the last of them has ended
+    # (a failed one too, or the others' PDF would never come).
+    if run.trigger == ComparisonRun.Trigger.SCHEDULED and (summarised := batches.summarised(run)) is not None:
+        request_summary(summarised, None)
 
 
 def _compare(run: ComparisonRun) -> dict:
-    from engine.strategies.compare import compare
     from engine.strategies.work import ComparisonWork, Prices
-    from engine.model.measure import device_name
-    from engine.model.provenance import versions
 
     workload = run.workload
     # The run reads the documents as they are now, not as they were when it was queued (an upload may
@@ -165,10 +163,17 @@ def _compare(run: ComparisonRun) -> dict:
     # meanwhile refuses it, before the model is loaded.
     documents, probes = list(workload.documents.all()), list(workload.probes.all())
     queued_inputs.check(run, documents, probes)
+    run.units_of_work, run.documents = workload.units_of_work(documents), document_sets.snapshot(documents)
+    run.save(update_fields=["units_of_work", "documents"])
+    if run.reader:
+        return _compare_through_endpoint(run, _texts(documents), _questions(probes))
+    from engine.model.measure import device_name
+    from engine.model.provenance import versions
+    from engine.strategies.compare import compare
+
     lm = _model(run.model)
-    run.device, run.versions, run.units_of_work = device_name(lm.device), versions(), workload.units_of_work(documents)
-    run.documents = document_sets.snapshot(documents)
-    run.save(update_fields=["device", "versions", "units_of_work", "documents"])
+    run.device, run.versions = device_name(lm.device), versions()
+    run.save(update_fields=["device", "versions"])
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
     on = run.day
     gpu = pricing.gpu_price(workload.organisation, run.device, on)
@@ -180,6 +185,32 @@ def _compare(run: ComparisonRun) -> dict:
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
     return compare(lm, work, progress=_progress(run.pk, leases.holder()))
+
+
+def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:
+    """Ask the run's endpoint (engine.strategies.endpoint_compare), with the run's model as the tokenizer of the
+    chunks; a priced endpoint's estimate is checked against the caps first, and every reply is billed and kept as it
+    arrives."""
+    from engine.model.provenance import versions
+    from engine.remote.client import EndpointTarget
+    from engine.strategies.endpoint_compare import Tokenizing, compare_endpoint, planned_tokens
+    from engine.strategies.work import ComparisonWork, Prices
+
+    endpoint = run.endpoint
+    if endpoint is None:
+        raise queued_inputs.Refused(f"its endpoint, {run.reader}, was deleted while it waited")
+    price = pricing.run_api_price(run, run.day)  # None: an endpoint billed at no entry, whose spending is not known
+    run.device, run.versions = run.reader, versions()
+    run.save(update_fields=["device", "versions"])
+    work = ComparisonWork.from_settings(documents=documents, probes=probes, strategies=run.strategies,
+                                        values=run.settings(), prices=Prices(0.0, 0.0, 0.0))
+    tok = Tokenizing(run.model, _tokenizer(run.model))
+    if price is not None:
+        endpoint_spending.check_estimate(run, price, *planned_tokens(tok, work))
+    spending = endpoint_spending.Spending(run, price)
+    target = EndpointTarget(endpoint.base_url, endpoint.model, endpoint.api_key())
+    return compare_endpoint(tok, work, target, answered=spending.answered(), keep=spending.keep,
+                            spend=spending.spend, progress=_progress(run.pk, leases.holder()))
 
 
 def _progress(run_pk: int, me: str):

@@ -11,7 +11,7 @@ from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing, run_columns
 from workloads.comparisons.starting import SETTINGS, NotConfirmed, cancel_run, retry_run, start_run
-from workloads.models import ComparisonRun, GpuPrice, Role, RunPricing, StrategyResult
+from workloads.models import ComparisonRun, Endpoint, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
 from workloads.reporting.data_exports import download, history_csv
 
@@ -29,7 +29,8 @@ def run_out(run: ComparisonRun) -> dict:
         "error": run.error, "created_at": run.created_at, "started_at": run.started_at,
         "finished_at": run.finished_at, "device": run.device, "api_provider": run.api_provider,
         "api_model": run.api_model, "pricing_error": run.pricing_error,
-        "priced_at": run.priced_at,
+        "priced_at": run.priced_at, "endpoint_id": run.endpoint_id, "reader": run.reader,
+        "batch": str(run.batch) if run.batch else None, "stopped": run.stopped,
     }
 
 
@@ -81,10 +82,16 @@ def run_of(request, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
 def start(request, workload_id: int, payload: RunIn | None = None):
     workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else RunIn()  # no body at all: every default
-    settings = payload.dict(exclude={"strategies", "confirm_refusals", "confirm_duration"}, exclude_none=True)
+    settings = payload.dict(exclude={"strategies", "confirm_refusals", "confirm_duration", "engine", "endpoint_ids"},
+                            exclude_none=True)
+    endpoints = list(Endpoint.objects.filter(organisation=workload.organisation, pk__in=payload.endpoint_ids))
+    missing = set(payload.endpoint_ids) - {e.pk for e in endpoints}
+    if missing:
+        raise HttpError(404, f"no endpoint {', '.join(map(str, sorted(missing)))} in your organisation")
     try:
         run = start_run(workload, request.auth, payload.strategies, confirm_refusals=payload.confirm_refusals,
-                        confirm_duration=payload.confirm_duration, **settings)
+                        confirm_duration=payload.confirm_duration, engine=payload.engine, endpoints=endpoints,
+                        **settings)
     except NotConfirmed as exc:
         raise HttpError(400, f"{exc.message}: send \"{exc.flag}\": true to start it anyway") from None
     return Status(202, run_detail_out(run_of(request, run.pk)))

@@ -236,6 +236,10 @@ class _RunStart(Input):
     confirm_duration: bool = Field(False, description="start even when the run is estimated to take more than an "
                                                       "hour; without it, such a run is refused with a 400 that says "
                                                       "how long")
+    engine: bool = Field(True, description="read the documents with this worker's engine (one run)")
+    endpoint_ids: list[int] = Field([], max_length=20, description=(
+        "also read them through these endpoints (GET /api/endpoints), one run each, queued together and read side by "
+        "side; an endpoint asks the strategies it can: whole documents as one request, cached or not"))
 
 
 # The run settings, one field per row of engine.core.run_settings' table.
@@ -274,6 +278,13 @@ class RunOut(DictOut):
                                        "workload names now")
     pricing_error: str = Field(description="why the run could not be priced (its latest pricing); empty when priced")
     priced_at: dt.datetime | None
+    endpoint_id: int | None = Field(description="the endpoint that read the documents; null: this worker's engine, or "
+                                                "an endpoint deleted since")
+    reader: str = Field(description='who read the documents, as queued: empty for the engine, else "name (model at '
+                                    'URL)"')
+    batch: str | None = Field(description="the runs queued with it, one per reader, share this")
+    stopped: str = Field(description="why it ended before every question was asked (a spending cap reached); its "
+                                     "results are the questions every strategy finished")
 
 
 class GpuPriceIn(Input):
@@ -408,7 +419,13 @@ class ResultOut(Schema):
     gated: bool = Field(description="more than the run's gate points below the best accuracy")
     top1_agreement: float | None
     index_overlap: float | None
-    device_dollars: float | None = Field(description="at the run's GPU price; null until priced, never a silent 0")
+    tokens_cached: int = Field(description="through an endpoint: of tokens_in, those it billed as cached")
+    tokens_in_local: int | None = Field(description="through an endpoint: the same prompts by the local tokenizer")
+    latency_median: float | None = Field(description="through an endpoint: seconds from request to reply, median")
+    latency_p95: float | None = Field(description="through an endpoint: the 95th percentile of those seconds")
+    attempts: int = Field(description="through an endpoint: the HTTP requests made, retries included")
+    device_dollars: float | None = Field(description="at the run's GPU price or, through an endpoint, what it "
+                                                     "billed; null until priced, never a silent 0")
     api_dollars: float | None = Field(description="at the run's API price; null until priced")
     unit_device_dollars: float | None = Field(description="device dollars per unit of work")
     unit_api_dollars: float | None = Field(description="API dollars per unit of work")

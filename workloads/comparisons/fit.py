@@ -146,7 +146,7 @@ def latest_rate_run(workload: Workload, *columns: str, **annotations) -> Compari
     """The workload's latest succeeded run, with the columns the durations read of it (Preflight.estimate) and the
     ones its measured rates are kept under (rates_of); a page that shows more of the run names its other `columns`
     and `annotations`, and hands the run to preflight."""
-    return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED)
+    return (workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="")  # an endpoint's has no rates
             .only(*RATE_RUN_COLUMNS, *columns).annotate(**annotations).first())
 
 
@@ -191,7 +191,8 @@ def _model_rate_run(workload: Workload) -> ComparisonRun | None:
     """A new workload's stand-in for its own latest run: the organisation's latest succeeded run of the same model,
     so that a first run is timed as soon as any workload has measured the model."""
     return (ComparisonRun.objects.filter(workload__organisation_id=workload.organisation_id,
-                                         model=workload.target_model, status=ComparisonRun.Status.SUCCEEDED)
+                                         model=workload.target_model, status=ComparisonRun.Status.SUCCEEDED,
+                                         reader="")
             .select_related("workload").only(*RATE_RUN_COLUMNS, "workload__name").first())
 
 

@@ -72,7 +72,8 @@ def project(workload: Workload, as_of: ComparisonRun | None = None) -> Projectio
     """The projection from the workload's latest succeeded run at today's prices (the planning page), or,
     as_of a succeeded run, from that run at the prices in force on its date, so that exporting its
     summary again later neither reprices it nor swaps in a newer run's measurements."""
-    run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    # The engine's runs: an endpoint's measure no FLOPs to project (engine.strategies.endpoint_compare).
+    run = as_of or workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="").first()
     on = as_of.day if as_of else periods.today(workload)
     basis = run or ComparisonRun(workload=workload)  # the model fields' defaults when nothing has run
     cfg = basis.attention_config()

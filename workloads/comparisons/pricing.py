@@ -2,7 +2,9 @@
 
 Prices are never guessed: a model or device with no entry in force is a PricingError,
 and the run's dollar columns stay empty (never $0) until the price book has one. A run
-compared against no API model has no API dollars, and that is no error.
+compared against no API model has no API dollars, and that is no error. A run through an
+endpoint is billed what its replies' usage counted, at the endpoint's API entry, in the
+device dollars column that every chart and decision reads (billed_dollars).
 
 Each pricing is kept (RunPricing): the first, when the run finishes, and every re-pricing beside it. A re-pricing
 prices the API model the run was queued with, whatever its workload names now, and only admins may ask for one.
@@ -117,6 +119,15 @@ def api_dollars(result: StrategyResult, api: ApiPrice, prefix_tokens: int) -> fl
     return (result.tokens_in * per_in + again + result.tokens_out * float(api.output_per_mtok)) / 1e6
 
 
+def billed_dollars(tokens_in: int, tokens_cached: int, tokens_out: int, price: ApiPrice) -> float:
+    """What an endpoint bills for the tokens its replies' usage counted: the cached part of the input at the cached
+    price (at the input price where the price book knows none), the rest at the input price."""
+    per_in = float(price.input_per_mtok)
+    cached = float(price.cached_input_per_mtok) if price.cached_input_per_mtok is not None else per_in
+    return ((tokens_in - tokens_cached) * per_in + tokens_cached * cached
+            + tokens_out * float(price.output_per_mtok)) / 1e6
+
+
 def _prefix_tokens(run: ComparisonRun, strategy: str) -> int:
     """The documents' tokens a cached strategy prefilled once (0 for the others, and for reports without it)."""
     reported = ((run.report or {}).get("strategies") or {}).get(strategy) or {}
@@ -136,8 +147,11 @@ def price_run(run: ComparisonRun, by=None) -> RunPricing:
         results = list(run.results.select_for_update())
         kind = RunPricing.Kind.REPRICING if run.pricings.exists() else RunPricing.Kind.ORIGINAL
         try:
-            gpu = gpu_price(workload.organisation, run.device, on)
+            # Through an endpoint the device is the provider's: its tokens are billed at the endpoint's API entry.
+            gpu = None if run.reader else gpu_price(workload.organisation, run.device, on)
             api = run_api_price(run, on)
+            if run.reader and api is None:
+                raise PricingError(f"the endpoint {run.reader} is billed at no price-book entry")
         except PricingError as exc:
             run.gpu_price = run.api_price = None
             run.pricing_error = str(exc)
@@ -147,6 +161,10 @@ def price_run(run: ComparisonRun, by=None) -> RunPricing:
             run.gpu_price, run.api_price, run.pricing_error = gpu, api, ""
             for r in results:
                 if r.refused:
+                    continue
+                if run.reader:  # what the endpoint billed, in the column every chart and decision reads
+                    r.device_dollars, r.api_dollars = billed_dollars(r.tokens_in, r.tokens_cached, r.tokens_out,
+                                                                     api), None
                     continue
                 r.device_dollars = r.seconds / 3600 * float(gpu.per_hour)
                 r.api_dollars = None if api is None else api_dollars(r, api, _prefix_tokens(run, r.strategy))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -11,7 +14,7 @@ from engine.core.errors import EngineError
 from engine.core.model_metadata import read_metadata
 from workloads.comparisons import fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
-from workloads.models import ComparisonRun, Workload, periods
+from workloads.models import ComparisonRun, Endpoint, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.workers import dispatch
 from workloads.workers.recovery import clear_partial_run
@@ -54,15 +57,20 @@ class DurationNotConfirmed(NotConfirmed):
 
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
               trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
-              confirm_duration: bool = False, **values) -> ComparisonRun:
+              confirm_duration: bool = False, endpoints: Sequence[Endpoint] = (), engine: bool = True,
+              **values) -> ComparisonRun:
     """Queue a comparison of the workload's documents and probes; the worker reads them as they are
     when it starts, and counts the run's units of work again then. It refuses the run if any document or probe
     it was queued with has been deleted meanwhile (workloads.comparisons.queued_inputs).
 
-    A run a user starts also saves its strategies and settings as the ones the schedule uses next. When every
+    A run a user starts also saves its strategies, settings and readers as the ones the schedule uses next. When every
     full-context strategy it chose would refuse (workloads.comparisons.fit), it is queued only with confirm_refusals:
     such a run measures chunking alone; when it would take longer than fit.CONFIRM_ABOVE_S, only with
     confirm_duration. A scheduled run has nobody to ask; its results record the refusals.
+
+    The readers: this worker's engine (`engine`) and each of `endpoints`, one run each, queued as one batch that the
+    run page reads side by side (workloads.comparisons.batches); the first is returned. An endpoint asks the
+    strategies it can (engine.core.run_settings.through_endpoint).
     """
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
     values = {k: v for k, v in values.items() if v is not None}
@@ -78,21 +86,53 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         pricing.workload_api_price(workload, periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
-    if trigger == ComparisonRun.Trigger.MANUAL and not (confirm_refusals and confirm_duration):
+    _check_readers(workload, endpoints, engine)
+    if engine and trigger == ComparisonRun.Trigger.MANUAL and not (confirm_refusals and confirm_duration):
         plan = fit.preflight(workload, strategies, values)
         if plan.every_full_context_refuses and not confirm_refusals:
             raise RefusalsNotConfirmed(plan.refusal_warning)
         if plan.needs_confirmation and not confirm_duration:
             raise DurationNotConfirmed(plan.duration_warning)
+    readers = [None] * engine + list(endpoints)
+    batch = uuid.uuid4() if len(readers) > 1 else None
     with transaction.atomic():
-        run = ComparisonRun.objects.create(workload=workload, created_by=user, strategies=strategies, trigger=trigger,
-                                           model=workload.target_model, units_of_work=workload.units_of_work(),
-                                           queued_with=queued_inputs.record(workload), **values)
+        runs = [ComparisonRun.objects.create(
+            workload=workload, created_by=user, trigger=trigger, model=workload.target_model, batch=batch,
+            units_of_work=workload.units_of_work(), queued_with=queued_inputs.record(workload), **values,
+            **({"strategies": strategies} if endpoint is None else _through(endpoint, strategies)))
+            for endpoint in readers]
         if trigger == ComparisonRun.Trigger.MANUAL:
-            workload.run_settings = {"strategies": strategies, **values}
+            workload.run_settings = {"strategies": strategies, **values, "engine": engine,
+                                     "endpoint_ids": [e.pk for e in endpoints]}
             workload.save(update_fields=["run_settings"])
-        dispatch.queue_comparison(run.pk)
-    return run
+        for run in runs:
+            dispatch.queue_comparison(run.pk)
+    return runs[0]
+
+
+def saved_readers(workload: Workload) -> dict:
+    """The readers the workload's last manual start chose, as start_run takes them, for its schedule: this worker's
+    engine unless it was left out, and the endpoints chosen that still exist."""
+    saved = workload.run_settings if isinstance(workload.run_settings, dict) else {}
+    ids = saved.get("endpoint_ids")
+    ids = [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+    endpoints = list(Endpoint.objects.filter(organisation=workload.organisation, pk__in=ids))
+    return {"engine": saved.get("engine") is not False or not endpoints, "endpoints": endpoints}
+
+
+def _check_readers(workload: Workload, endpoints: Sequence[Endpoint], engine: bool) -> None:
+    if not engine and not endpoints:
+        raise ValidationError("choose who reads the documents: this worker's engine, an endpoint, or both")
+    if any(endpoint.organisation_id != workload.organisation_id for endpoint in endpoints):
+        raise ValidationError("no such endpoint")
+
+
+def _through(endpoint: Endpoint, strategies: list[str]) -> dict:
+    """A run's fields through an endpoint: the strategies it asks, who it is, and the entry its tokens are billed at
+    (none: the run is not priced, never $0)."""
+    price = endpoint.price
+    return {"strategies": run_settings.through_endpoint(strategies), "endpoint": endpoint, "reader": endpoint.reader,
+            "api_provider": price.provider if price else "", "api_model": price.model if price else ""}
 
 
 def waiting_twin(workload: Workload, strategies: list[str], values: dict) -> ComparisonRun | None:

@@ -32,6 +32,19 @@ class ComparisonRun(Job, RunSettingColumns):
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="runs")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
 
+    # Who reads the documents: None is the worker's own engine; an endpoint is asked over the OpenAI protocol
+    # (engine.strategies.endpoint_compare), with the run's model only as its tokenizer (the same chunks and searches).
+    # `reader` keeps the endpoint's name, model and URL as they were when queued, whatever becomes of it.
+    endpoint = models.ForeignKey("workloads.Endpoint", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="runs")
+    reader = models.CharField(max_length=800, blank=True,
+                              help_text='empty for the local engine, else "name (model at URL)"')
+    # Runs queued together, one per reader, read side by side (workloads.comparisons.batches); None when alone.
+    batch = models.UUIDField(null=True, blank=True, db_index=True)
+    # Why it ended before every question was asked (a spending cap reached): its results are the questions every
+    # strategy finished.
+    stopped = models.TextField(blank=True)
+
     # What was asked, fixed when the run is queued: the strategies, the model, and the run settings, whose columns
     # (RunSettingColumns) are made from engine.core.run_settings' table.
     strategies = models.JSONField()
@@ -92,8 +105,8 @@ class ComparisonRun(Job, RunSettingColumns):
 
     class Meta(Job.Meta):
         constraints = [
-            # One scheduled run stands for each period, even if beat fires twice.
-            models.UniqueConstraint(fields=["workload", "period"], name="one_scheduled_run_per_period",
+            # One scheduled run per reader stands for each period, even if beat fires twice.
+            models.UniqueConstraint(fields=["workload", "period", "reader"], name="one_scheduled_run_per_period",
                                     condition=models.Q(trigger="scheduled", status__in=STANDING_STATUSES)),
         ]
 
@@ -173,6 +186,13 @@ class StrategyResult(models.Model):
     gated = models.BooleanField(default=False, help_text="more than the run's gate points below the best accuracy")
     top1_agreement = models.FloatField(null=True, blank=True)
     index_overlap = models.FloatField(null=True, blank=True)
+    # Through an endpoint: the prompt tokens it billed as cached (of tokens_in, the provider's count), the local
+    # tokenizer's count of the same prompts, each call's latency in seconds, and the HTTP attempts its retries took.
+    tokens_cached = models.PositiveBigIntegerField(default=0)
+    tokens_in_local = models.PositiveBigIntegerField(null=True, blank=True)
+    latency_median = models.FloatField(null=True, blank=True)
+    latency_p95 = models.FloatField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
     # Dollars at the run's prices; None until priced, never a silent $0.
     device_dollars = models.FloatField(null=True, blank=True)
     api_dollars = models.FloatField(null=True, blank=True)
@@ -183,6 +203,11 @@ class StrategyResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.strategy} in run {self.run_id}"
+
+    @property
+    def retries(self) -> int:
+        """Through an endpoint: the requests made again (after a 429, a server error or a timeout)."""
+        return max(self.attempts - self.calls, 0)
 
     @property
     def unit_device_dollars(self) -> float | None:

@@ -61,14 +61,15 @@ def strategy_change(before: StrategyResult, now: StrategyResult, spread: dict | 
 
 
 def previous_period_run(run: ComparisonRun) -> ComparisonRun | None:
-    """The latest succeeded run of the same workload queued before the run's period began.
+    """The latest succeeded run of the same workload, read by the same reader (the engine, or the same endpoint as
+    named when queued), queued before the run's period began.
 
     Queued before, not "of an earlier period start": after a switch from quarterly to monthly, the
     quarterly run of 15 February is of the quarter that began on 1 January, yet a run of February
     must not be compared with it.
     """
     return (ComparisonRun.objects
-            .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
+            .filter(workload_id=run.workload_id, reader=run.reader, status=ComparisonRun.Status.SUCCEEDED,
                     created_at__lt=periods.start_moment(run.period_start, run.time_zone))
             .order_by("-created_at", "-pk").first())
 
@@ -164,7 +165,7 @@ def _record(run: ComparisonRun) -> None:
 def _followers(run: ComparisonRun) -> list[ComparisonRun]:
     """Later periods' runs whose previous period's run is `run`, or may now be (it finished late)."""
     later = (ComparisonRun.objects
-             .filter(workload_id=run.workload_id, status=ComparisonRun.Status.SUCCEEDED,
+             .filter(workload_id=run.workload_id, reader=run.reader, status=ComparisonRun.Status.SUCCEEDED,
                      period_start__gt=run.day)
              # one compared with a newer run than `run` keeps it: `run` cannot be the latest before it
              .filter(Q(previous_run=None) | Q(previous_run__created_at__lte=run.created_at))

@@ -166,7 +166,9 @@ def _history(workload: Workload) -> tuple[tuple, ...]:
     """Every strategy result of the workload's succeeded runs, oldest run first, as rows of the columns a Point reads:
     decoding each run's whole report once per result was most of the workload page's time, and making a result and
     a run object of each row most of what remained."""
-    return tuple(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED)
+    # The engine's runs: an endpoint's are read beside them on their own run pages (workloads.comparisons.batches).
+    return tuple(StrategyResult.objects.filter(run__workload=workload, run__status=ComparisonRun.Status.SUCCEEDED,
+                                               run__reader="")
                  .order_by("run__created_at", "run__pk", "pk").values_list(*POINT_FIELDS))
 
 
@@ -186,7 +188,7 @@ def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
     rows themselves, 8 a run, were a tenth of the page's CPU. On a miss the history is read and the charts are drawn
     from it, themselves cached under its rows, so a stamp that changed with rows that did not draws nothing."""
     zone = timezone.get_current_timezone_name()
-    stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).order_by("created_at", "pk")
+    stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="").order_by("created_at", "pk")
                   .values_list(*RUN_STAMP))
     latest = stamp[-1][:2] if stamp else None  # the latest succeeded run's (pk, created_at)
     name = chart_cache.key("workload_charts", (workload.pk, workload.unit, zone, stamp))

@@ -31,7 +31,8 @@ def inputs(run: ComparisonRun) -> tuple[list[Option], View]:
     best = max((r.accuracy or 0 for r in results if not r.refused), default=0.0)
     options = [_option(r, by_dollars, units, best) for r in results]
     return options, View(unit=unit, money=dollars if by_dollars else seconds, basis=_basis(run, by_dollars),
-                         gate_points=run.gate_points, api=_api(run))
+                         gate_points=run.gate_points, api=_api(run),
+                         name="The endpoint's bill" if run.reader and by_dollars else "Device view")
 
 
 def decision(run: ComparisonRun) -> str:
@@ -50,7 +51,8 @@ def monthly(run: ComparisonRun) -> str | None:
     shown = [*pair, *(rows[c] for c in map(_counterpart, named) if c in rows and c not in named)]
     volume, unit = run.workload.expected_volume, run.workload.unit
     spend = _listed([f"{_lower(row.name)} {dollars(row.device)}" for row in shown if row.device is not None])
-    sentence = f"At about {count_of(volume, unit)} a month, on your device: {spend} a month"
+    where = f"through {run.endpoint.name if run.endpoint else run.reader}" if run.reader else "on your device"
+    sentence = f"At about {count_of(volume, unit)} a month, {where}: {spend} a month"
     if all(row.api is not None for row in shown):
         sentence += "; through the API: " + _listed([dollars(row.api) for row in shown])
     return sentence + "."
@@ -114,6 +116,8 @@ def _option(r: StrategyResult, by_dollars: bool, units: float, best: float) -> O
 
 
 def _basis(run: ComparisonRun, by_dollars: bool) -> str:
+    if run.reader and by_dollars:
+        return f"dollars: the tokens {run.reader} counted in its replies, at {run.api_price}"
     measured = (run.report or {}).get("seconds_basis") or "measured device seconds"
     if by_dollars and run.gpu_price is not None:
         price = run.gpu_price
@@ -123,7 +127,7 @@ def _basis(run: ComparisonRun, by_dollars: bool) -> str:
 
 
 def _api(run: ComparisonRun) -> str | None:
-    price = run.api_price
+    price = None if run.reader else run.api_price  # an endpoint's bill is the cost itself
     return f"{price.provider} {price.model}" if price is not None else None
 
 

@@ -121,7 +121,8 @@ def fire(workload: Workload, now: dt.datetime, user=None) -> ScheduleEvent:
         try:
             with transaction.atomic():  # a savepoint: a lost race on the unique constraint leaves the rest intact
                 run = starting.start_run(workload, user, strategies=settings.get("strategies"),
-                                         trigger=ComparisonRun.Trigger.SCHEDULED, **_values(settings))
+                                         trigger=ComparisonRun.Trigger.SCHEDULED, **starting.saved_readers(workload),
+                                         **_values(settings))
         except ValidationError as exc:
             reason = _sentence(" ".join(exc.messages))
         except IntegrityError:

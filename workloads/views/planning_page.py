@@ -34,7 +34,7 @@ def planning(request: HttpRequest, pk: int) -> HttpResponse:
                   for s in measured.seconds])
         for i, length in enumerate(measured.lengths)
     ] if measured else []
-    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).first()
+    run = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="").first()
     return render(request, "workloads/planning.html", {
         "workload": workload, "projection": projection, "chart": page_charts.planning(projection), "rows": rows,
         "names": [name(s) for s in projection.flops], "run": run,

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 
 from engine.core import run_settings
 from workloads import deletion
-from workloads.comparisons import fit, pricing, pricing_history, starting
+from workloads.comparisons import batches, fit, pricing, pricing_history, starting
 from workloads.documents import document_sets
-from workloads.forms import RunForm
+from workloads.forms import ReadersForm, RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.organisations import access
 from workloads.reporting import data_exports, page_charts, scheduling
@@ -50,12 +50,14 @@ def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
 @form_page
 def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, Role.MEMBER)
-    form = RunForm(posted(request))
-    if request.method == "POST" and form.is_valid():
+    form, readers = RunForm(posted(request)), ReadersForm(posted(request), workload=workload)
+    # An unbound readers form is valid here: the workload page's form offers no choice of reader.
+    if request.method == "POST" and form.is_valid() and (not readers.is_bound or readers.is_valid()):
         try:
             run = starting.start_run(workload, request.user, form.cleaned_data["strategies"],
                                      confirm_refusals=form.cleaned_data["confirm_refusals"],
-                                     confirm_duration=form.cleaned_data["confirm_duration"], **form.settings())
+                                     confirm_duration=form.cleaned_data["confirm_duration"], **readers.readers(),
+                                     **form.settings())
         except starting.NotConfirmed as exc:
             form.ask_to_confirm(exc)
         except ValidationError as exc:
@@ -66,7 +68,7 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
     preflight = preflight_of(workload, form)
     twin = starting.waiting_twin(workload, preflight.chosen, form.settings() if _settled(form) else {})
     return form_response(request, "workloads/run_form.html", {
-        "workload": workload, "form": form, "preflight": preflight,
+        "workload": workload, "form": form, "readers_form": readers, "preflight": preflight,
         "twin": twin, "twin_position": starting.queue_position(twin) if twin else None})
 
 
@@ -91,7 +93,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
     return render(request, "workloads/run_detail.html", {
         "run": run, "workload": run.workload, "results": results, "ran": ran,
-        "answer_rows": _answer_rows(results),
+        "answer_rows": _answer_rows(results), "readers": batches.side_by_side(run),
         "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
         "charts": [page_charts.cost_vs_quality(run)] if results else [],
         "measured_charts": [page_charts.flop_breakdown(run)] if results else [],

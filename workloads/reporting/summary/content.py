@@ -14,6 +14,7 @@ from engine.core import run_settings
 from engine.core.decision import Decision
 from engine.core.run_settings import ANSWER_TOKENS
 from workloads.comparisons.planning import project
+from workloads.comparisons.batches import SideBySide, side_by_side
 from workloads.documents import document_sets
 from workloads.formatting import count_of, dollars
 from workloads.models import ComparisonRun, StrategyResult
@@ -95,6 +96,7 @@ class Content:
     charts: list = field(default_factory=list)  # the appendix's pdf_charts.Chart, added by gather()
     decision_chart: object = None  # page one's chart, added by gather()
     glance: list[GlanceRow] = field(default_factory=list)  # page one's table, added by gather()
+    readers: SideBySide | None = None  # the runs queued with it, one per reader, side by side
 
     @property
     def workload(self):
@@ -144,7 +146,7 @@ def gather(run: ComparisonRun) -> Content:
     results = sorted(run.results.select_related("run"), key=lambda r: order.get(r.strategy, len(order)))
     history_results = list(
         StrategyResult.objects.filter(run__workload=run.workload, run__status=ComparisonRun.Status.SUCCEEDED,
-                                      run__created_at__lte=run.created_at)
+                                      run__reader=run.reader, run__created_at__lte=run.created_at)
         .select_related("run").order_by("run__created_at", "run__pk", "pk"))
     content = Content(
         run=run, decision=recommendation(run), monthly=monthly(run), unit=run.workload.unit,
@@ -156,7 +158,9 @@ def gather(run: ComparisonRun) -> Content:
         provenance=[("Model", run.model), ("Device", run.device or "not recorded"),
                     ("Documents", document_sets.described(run.documents)),
                     *sorted((str(k), str(v)) for k, v in (run.versions or {}).items())],
-        settings=_settings(run), methods=_methods(run), projection=project(run.workload, as_of=run),
+        # An endpoint's run measures no FLOPs to project: its PDF projects from the engine's latest run.
+        settings=_settings(run), methods=_methods(run),
+        projection=project(run.workload, as_of=None if run.reader else run), readers=side_by_side(run),
     )
     content.charts = pdf_charts.all_charts(content)
     content.decision_chart = pdf_charts.decision(content)
