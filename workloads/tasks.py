@@ -206,7 +206,8 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
                                         values=run.settings(), prices=Prices(0.0, 0.0, 0.0))
     tok = Tokenizing(run.model, _tokenizer(run.model))
     if price is not None:
-        endpoint_spending.check_estimate(run, price, *planned_tokens(tok, work))
+        estimate = endpoint_spending.Estimate.of(*planned_tokens(tok, work), price)
+        endpoint_spending.check(run.workload.organisation, estimate, endpoint_spending.run_spent(run))
     spending = endpoint_spending.Spending(run, price)
     target = EndpointTarget(endpoint.base_url, endpoint.model, endpoint.api_key())
     return compare_endpoint(tok, work, target, answered=spending.answered(), keep=spending.keep,

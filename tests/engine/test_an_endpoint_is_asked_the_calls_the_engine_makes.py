@@ -88,3 +88,21 @@ def test_a_stop_keeps_finished_questions_and_a_resume_asks_only_what_was_never_a
     assert resumed["calls"]["reused"] == 7
     assert requests_served(log) - before - first == resumed["calls"]["made"] == len(resumed["order"]) - 7
     assert resumed["stopped"] is None and resumed["questions_finished"] == len(PROBES)
+
+
+def test_a_request_longer_than_the_endpoints_context_is_a_refusal(server, smollm2):
+    url, _ = server
+    filler = " ".join(f"Clause {i} of the schedule sets out the routine duties of the parties." for i in range(700))
+    documents = [DocumentText("long.txt", f"{filler} The notice period is 90 days.")]
+    work = ComparisonWork(documents, PROBES[2:], ["retrieval", "full_dense", "routed"], diagnostics=False)
+    tok = Tokenizing(smollm2.name, smollm2.tokenizer)
+    assert len(tok.tokenizer(documents[0].text)["input_ids"]) > smollm2.max_positions
+
+    report = compare_endpoint(tok, work, EndpointTarget(url, "smollm2-135m-instruct", KEY))
+
+    whole = report["strategies"]["full_dense"]
+    assert whole["refused"].startswith("the endpoint refused: The endpoint ")
+    assert "the request is longer than the model's context" in whole["refused"]
+    assert report["strategies"]["retrieval"]["quality"]["n_probes"] == 1
+    routed = report["strategies"]["routed"]
+    assert routed["escalation_refused"] == routed["escalated"]  # a NONE it could not escalate keeps its answer

@@ -12,7 +12,7 @@ from django.db.models import Q
 from engine.core import run_settings
 from engine.core.errors import EngineError
 from engine.core.model_metadata import read_metadata
-from workloads.comparisons import fit, pricing, queued_inputs
+from workloads.comparisons import endpoint_spending, fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Endpoint, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
@@ -86,7 +86,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
         pricing.workload_api_price(workload, periods.today(workload))
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
-    _check_readers(workload, endpoints, engine)
+    _check_readers(workload, endpoints, engine, strategies, values)
     if engine and trigger == ComparisonRun.Trigger.MANUAL and not (confirm_refusals and confirm_duration):
         plan = fit.preflight(workload, strategies, values)
         if plan.every_full_context_refuses and not confirm_refusals:
@@ -120,11 +120,21 @@ def saved_readers(workload: Workload) -> dict:
     return {"engine": saved.get("engine") is not False or not endpoints, "endpoints": endpoints}
 
 
-def _check_readers(workload: Workload, endpoints: Sequence[Endpoint], engine: bool) -> None:
+def _check_readers(workload: Workload, endpoints: Sequence[Endpoint], engine: bool, strategies: list[str],
+                   values: dict) -> None:
+    """Refuse no reader, another organisation's endpoint, and a run through an endpoint whose estimate passes a
+    spending cap (workloads.comparisons.endpoint_spending)."""
     if not engine and not endpoints:
         raise ValidationError("choose who reads the documents: this worker's engine, an endpoint, or both")
     if any(endpoint.organisation_id != workload.organisation_id for endpoint in endpoints):
         raise ValidationError("no such endpoint")
+    for endpoint in endpoints:
+        if endpoint.price is not None:
+            try:
+                endpoint_spending.check(workload.organisation,
+                                        endpoint_spending.planned(workload, strategies, values, endpoint.price))
+            except endpoint_spending.OverCap as exc:
+                raise ValidationError(f"through {endpoint.name}, {exc}") from exc
 
 
 def _through(endpoint: Endpoint, strategies: list[str]) -> dict:

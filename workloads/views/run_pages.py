@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from engine.core import run_settings
 from workloads import deletion
-from workloads.comparisons import batches, fit, pricing, pricing_history, starting
+from workloads.comparisons import batches, endpoint_spending, fit, pricing, pricing_history, starting
 from workloads.documents import document_sets
 from workloads.forms import ReadersForm, RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
@@ -66,9 +66,13 @@ def run_create(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Comparison queued: this page follows it while it runs.")
             return redirect("run_detail", pk=run.pk)
     preflight = preflight_of(workload, form)
-    twin = starting.waiting_twin(workload, preflight.chosen, form.settings() if _settled(form) else {})
+    values = form.settings() if _settled(form) else {}
+    twin = starting.waiting_twin(workload, preflight.chosen, values)
+    estimates = [(e, endpoint_spending.planned(workload, preflight.chosen, values, e.price))
+                 for e in readers.fields["endpoints"].queryset.select_related("price") if e.price is not None]
     return form_response(request, "workloads/run_form.html", {
-        "workload": workload, "form": form, "readers_form": readers, "preflight": preflight,
+        "workload": workload, "form": form, "readers_form": readers, "endpoint_estimates": estimates,
+        "preflight": preflight,
         "twin": twin, "twin_position": starting.queue_position(twin) if twin else None})
 
 

@@ -1,5 +1,5 @@
 """Spending through an endpoint is bounded (issue 38): a run whose estimate passes its cap, or the month's with what
-the organisation already spent, does not start and says so; one whose bill reaches the cap stops and keeps the
+the organisation already spent, is not queued, nor started by the worker if a cap was lowered meanwhile, and says so; one whose bill reaches the cap stops and keeps the
 questions every strategy finished; a fault fails the run with the endpoint's own one-line message and loses
 nothing, so a retry asks only what was never answered; a 429's Retry-After is honoured and counted.
 
@@ -10,6 +10,7 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from werkzeug import Response
 
 from workloads.comparisons.starting import retry_run, start_run
@@ -50,9 +51,19 @@ def _caps(organisation, run=None, month=None) -> None:
     organisation.save()
 
 
-def test_an_estimate_over_the_run_cap_does_not_start(httpserver, endpoint, ready_workload, alice):
+def test_an_estimate_over_the_run_cap_is_not_queued_nor_started(httpserver, endpoint, ready_workload, alice):
     _caps(ready_workload.organisation, run=Decimal("0.00"))  # caps are in cents
-    run = _run(ready_workload, alice, endpoint)
+    with pytest.raises(ValidationError) as refused:
+        start_run(ready_workload, alice, STRATEGIES, engine=False, endpoints=[endpoint])
+    assert refused.value.messages[0].startswith("through GPU box, this comparison could bill up to $0.000")
+    assert "over the cap of $0 a run that an admin set: it did not start" in refused.value.messages[0]
+    assert not ComparisonRun.objects.exists()
+
+    _caps(ready_workload.organisation)
+    run = start_run(ready_workload, alice, STRATEGIES, engine=False, endpoints=[endpoint])
+    _caps(ready_workload.organisation, run=Decimal("0.00"))  # lowered while it waited: the worker checks again
+    run_comparison(run.pk)
+    run.refresh_from_db()
     assert run.status == ComparisonRun.Status.FAILED
     assert run.error.startswith("this comparison could bill up to $0.000")
     assert "over the cap of $0 a run that an admin set: it did not start" in run.error
@@ -63,10 +74,10 @@ def test_the_months_cap_counts_what_the_organisation_already_spent(httpserver, e
     httpserver.expect_request(PATH).respond_with_json(reply())
     _run(ready_workload, alice, endpoint)  # 4 calls, $0.06, this month
     _caps(ready_workload.organisation, month=Decimal("0.06"))
-    run = _run(ready_workload, alice, endpoint)
-    assert run.status == ComparisonRun.Status.FAILED
-    assert "with $0.06 spent this month that passes the month's cap of $0.06" in run.error
-    assert EndpointCall.objects.filter(run=run).count() == 0 and len(httpserver.log) == 4
+    with pytest.raises(ValidationError) as refused:
+        start_run(ready_workload, alice, STRATEGIES, engine=False, endpoints=[endpoint])
+    assert "with $0.06 spent this month that passes the month's cap of $0.06" in refused.value.messages[0]
+    assert ComparisonRun.objects.count() == 1 and len(httpserver.log) == 4
 
 
 def test_a_run_that_reaches_its_cap_stops_and_keeps_the_questions_it_finished(httpserver, endpoint, ready_workload,
