@@ -71,6 +71,31 @@ def side_by_side(run: ComparisonRun) -> SideBySide | None:
     return SideBySide(runs, options, decide(options, view), "", questions)
 
 
+@dataclass(frozen=True)
+class BatchRow:
+    """One batch of readers in a workload's history: its period, its side-by-side reading, and whether its
+    recommendation names another reader and strategy than the batch before it did."""
+
+    period: str
+    first: ComparisonRun
+    readers: SideBySide
+    changed: bool
+
+
+def history(workload, limit: int = 8) -> list[BatchRow]:
+    """The workload's latest `limit` batches of readers, newest first."""
+    ids = list(dict.fromkeys(workload.runs.exclude(batch=None).order_by("-created_at", "-pk")
+                             .values_list("batch", flat=True)))[:limit]
+    rows: list[BatchRow] = []
+    for batch_id in reversed(ids):  # oldest first, to see each change
+        first = batch(ComparisonRun.objects.filter(batch=batch_id).first())[0]
+        readers = side_by_side(first)
+        chosen = readers.decision.recommended if readers.decision else None
+        before = rows[-1].readers.decision.recommended if rows and rows[-1].readers.decision else None
+        rows.append(BatchRow(first.period, first, readers, bool(rows) and chosen is not None and chosen != before))
+    return rows[::-1]
+
+
 def _in_dollars(run: ComparisonRun) -> bool:
     ran = [r for r in run.results.all() if not r.refused]
     return bool(ran) and all(r.device_dollars is not None for r in ran) and any(r.device_dollars for r in ran)

@@ -13,6 +13,8 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from engine.core.decision import Decision
+from workloads.comparisons import batches
+from workloads.comparisons.batches import SideBySide
 from workloads.documents import document_sets
 from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
 from workloads.organisations import access
@@ -56,6 +58,7 @@ class Summary:
     refirable_period: str | None  # this period, if its scheduled run failed or was skipped: scheduling.refirable_period
     failed_email: SummaryEmail | None = None  # the latest comparison's PDF, if its last mailing missed anyone
     recommendation: Decision | None = None  # the latest comparison's, as its run page and PDF state it
+    readers: SideBySide | None = None  # the latest comparison's batch of readers, side by side
 
 
 def _context_changes(now: ComparisonRun, before: ComparisonRun) -> list[str]:
@@ -89,7 +92,7 @@ def _summaries(workloads: list[Workload], at: dt.datetime) -> tuple[list[Summary
     # while the run it duplicated still waited.
     ranked = (ComparisonRun.objects.filter(workload__in=pks).exclude(status=ComparisonRun.Status.CANCELLED)
               .annotate(rank=Window(RowNumber(), partition_by=F("workload"), order_by=newest_first),
-                        rank_in_status=Window(RowNumber(), partition_by=[F("workload"), F("status")],
+                        rank_in_status=Window(RowNumber(), partition_by=[F("workload"), F("status"), F("reader")],
                                               order_by=newest_first))
               .filter(Q(rank=1) | Q(status=ComparisonRun.Status.SUCCEEDED, rank_in_status__lte=2)).values("pk"))
     latest: dict[int, ComparisonRun] = {}
@@ -125,7 +128,8 @@ def _alerts(compared: dict[int, ComparisonRun]) -> list[Alert]:
 def _summary(workload: Workload, latest: ComparisonRun | None, finished: list[ComparisonRun],
              emails: dict[int, SummaryEmail], refirable: str | None) -> Summary:
     compared = finished[0] if finished else None
-    previous = finished[1] if len(finished) > 1 else None
+    # The run before it read by the same reader: the engine's last run against an endpoint's is no change over time.
+    previous = next((r for r in finished[1:] if r.reader == compared.reader), None) if compared else None
     if compared is None:
         return Summary(workload, latest, None, None, [], [], refirable)
     now = {r.strategy: r for r in compared.results.all()}
@@ -135,7 +139,8 @@ def _summary(workload: Workload, latest: ComparisonRun | None, finished: list[Co
     context = _context_changes(compared, previous) if previous else []
     email = emails.get(compared.pk)
     failed = email if email and email.status in (SummaryEmail.Status.FAILED, SummaryEmail.Status.PARTIAL) else None
-    return Summary(workload, latest, compared, previous, changes, context, refirable, failed, recommendation(compared))
+    return Summary(workload, latest, compared, previous, changes, context, refirable, failed, recommendation(compared),
+                   batches.side_by_side(compared) if compared.batch else None)
 
 
 @login_required

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from workloads import deletion
-from workloads.comparisons import fit, starting
+from workloads.comparisons import batches, fit, starting
 from workloads.forms import ProbeForm, ProbeGenerationForm, RunForm, WorkloadForm, unbound_html
 from workloads.models import Role, Upload
 from workloads.organisations import access
@@ -109,5 +109,6 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "charts": charts,
         "chart_refusals": refusals,
         "latest_run": latest,
+        "readers_history": batches.history(workload),
     })
 

@@ -2,7 +2,8 @@
 OpenAI-compatible server process (`python -m engine serve`, the test model, dense attention) the same calls as the
 engine. The endpoint's run is billed from its replies' usage at the endpoint's price-book entry, its answers are
 scored as the engine's (and are the engine's, greedy and dense on the same ids), and the run page, the API and the
-PDF read both side by side with one recommendation over all of them. The key is in none of them, nor in any log."""
+PDF read both side by side with one recommendation over all of them, as do the dashboard and the workload's history.
+The key is in none of them, nor in any log."""
 
 import secrets
 
@@ -75,6 +76,10 @@ def test_the_engine_and_an_endpoint_are_compared_side_by_side(celery_worker, ser
     for page in pages:
         assert "Readers side by side" in page and both.decision.sentence in page
     assert "Tokens billed in" in pages[1] and "Read by the endpoint GPU box" in pages[1]
+    pages.append(visible(alice_client.get(reverse("dashboard"))))
+    assert f"Across the readers queued with it: {both.decision.sentence}" in pages[-1]
+    pages.append(visible(alice_client.get(reverse("workload_detail", args=[ready_workload.pk]))))
+    assert "The readers compared, period by period" in pages[-1] and both.decision.sentence in pages[-1]
 
     token = ApiToken.issue(alice)
     headers = {"Authorization": f"Bearer {token}"}
