@@ -30,6 +30,7 @@ from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
 from workloads.models import ComparisonRun, Document, GroupSweep, Probe, Summary, SummaryEmail, Upload, Workload
+from workloads.models.endpoint_keys import UnreadableKey
 from workloads.reporting import scheduling
 from workloads.reporting.summary import mail
 from workloads.reporting.summary.pdf_exports import request_summary
@@ -129,7 +130,8 @@ def run_comparison(run_pk: int) -> None:
         recovery.clear_partial_run(run_pk)
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
     me = held.me
-    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused, endpoint_spending.OverCap)):
+    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused, endpoint_spending.OverCap,
+                             UnreadableKey)):
         try:
             report = _compare(run)
         except RunCancelled:

@@ -186,7 +186,7 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
         results[name].add_search(planned.index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
-    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, _ticker(progress, planned.calls))
+    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, planned.calls))
     prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
     for i, probe in enumerate(work.probes):
         for out in rotated(running, i):
@@ -283,19 +283,27 @@ def _answer_chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion,
     """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the
     rest."""
     *maps, reduce = calls
+    found, dropped = guarded_map(lambda j, call: caller(out, call), work, probe, maps)
+    final = caller(out, reduce, prompts.reduce_prompt(caller.lm, probe.question, found))
+    out.answers.append({**judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
+
+
+def guarded_map(ask: Callable[[int, PlannedCall], str], work: ComparisonWork, probe: ProbeQuestion,
+                maps: Sequence[PlannedCall]) -> tuple[list[str], list[dict]]:
+    """Ask every chunk (`ask(j, call)` for the j-th map call) and keep the answers that are not NONE, apart from
+    those the subject guard drops: the chunk's document does not name what the question names."""
     texts = {d.name: d.text for d in work.documents}
     telling = subject_guard.telling_names(probe.question, texts.values())
     found, dropped = [], []
-    for call in maps:
-        answer = caller(out, call).strip()
+    for j, call in enumerate(maps):
+        answer = ask(j, call).strip()
         if answer and not says_none(answer):
             lacks = subject_guard.missing(texts[call.chunk.document], telling)
             if lacks:
                 dropped.append({"chunk": prompts.header(call.chunk), "answer": answer, "document_lacks": lacks})
             else:
                 found.append(answer)
-    final = caller(out, reduce, prompts.reduce_prompt(caller.lm, probe.question, found))
-    out.answers.append({**judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
+    return found, dropped
 
 
 def _diagnose(lm, work: ComparisonWork, results: dict[str, StrategyTally]) -> None:
@@ -326,7 +334,8 @@ def judged(probe: ProbeQuestion, output: str) -> dict:
             "f1": token_f1(output, probe.answer)}
 
 
-def _ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
+def ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
+    """What a runner calls before each planned call: reports the calls done so far and what runs now."""
     done = 0
 
     def tick(message: str) -> None:

@@ -36,9 +36,9 @@ from engine.core.errors import EngineError
 from engine.core.probes import ProbeQuestion
 from engine.core.run_settings import ANSWER_TOKENS, ENDPOINT_STRATEGIES
 from engine.remote.client import EndpointRefused, EndpointTarget, Reply, ask
-from engine.strategies import prompts, retrieval, run_plan, subject_guard
+from engine.strategies import prompts, retrieval, run_plan
 from engine.strategies.abstention import says_none
-from engine.strategies.compare import judged, rotated
+from engine.strategies.compare import guarded_map, judged, rotated, ticker
 from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
 from engine.strategies.work import ComparisonWork
 
@@ -173,7 +173,7 @@ def compare_endpoint(tok: Tokenizing, work: ComparisonWork, target: EndpointTarg
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
         results[name].add_search(planned.index.cpu_seconds)
     caller = _Caller(target, tok, answered or {}, keep or (lambda key, reply: None), spend or (lambda reply: None),
-                     _ticker(progress, planned.calls - len(planned.prefills)))
+                     ticker(progress, planned.calls - len(planned.prefills)))
     finished, stopped, kept = 0, None, copy.deepcopy(results)
     try:
         for i, probe in enumerate(work.probes):
@@ -222,31 +222,9 @@ def _chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion, calls:
              out: EndpointTally, i: int) -> dict:
     """As the local engine: map every chunk, drop what the subject guard refuses, reduce the rest."""
     *maps, reduce = calls
-    texts = {d.name: d.text for d in work.documents}
-    telling = subject_guard.telling_names(probe.question, texts.values())
-    found, dropped = [], []
-    for j, call in enumerate(maps):
-        answer = caller(out, call, f"{i}:{j}").strip()
-        if answer and not says_none(answer):
-            lacks = subject_guard.missing(texts[call.chunk.document], telling)
-            if lacks:
-                dropped.append({"chunk": prompts.header(call.chunk), "answer": answer, "document_lacks": lacks})
-            else:
-                found.append(answer)
+    found, dropped = guarded_map(lambda j, call: caller(out, call, f"{i}:{j}"), work, probe, maps)
     final = caller(out, reduce, f"{i}:reduce", prompts.reduce_text(probe.question, found))
     return {**judged(probe, final), "chunk_answers": found, "dropped_answers": dropped}
-
-
-def _ticker(progress, planned: int) -> Callable[[str], None]:
-    done = 0
-
-    def tick(message: str) -> None:
-        nonlocal done
-        if progress:
-            progress(done, planned, message)
-        done += 1
-
-    return tick
 
 
 def _report(tok: Tokenizing, work: ComparisonWork, target: EndpointTarget, results: dict[str, EndpointTally],

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.workloads.api.conftest import Api
+from tests.workloads.api.conftest import Api, as_alice, as_bob, as_charlie  # noqa: F401 (fixtures)
 from workloads.models import ApiToken, Endpoint
 
 VLLM = {"name": "vLLM on the GPU box", "base_url": "http://gpu-box:8000/v1", "model": "Qwen/Qwen2.5-7B-Instruct"}
@@ -23,20 +23,5 @@ def ollama(acme, alice):
 
 
 @pytest.fixture
-def as_alice(client, alice):
-    return Api(client, ApiToken.issue(alice))
-
-
-@pytest.fixture
-def as_bob(client, bob):
-    return Api(client, ApiToken.issue(bob))
-
-
-@pytest.fixture
 def as_vera(client, vera):
     return Api(client, ApiToken.issue(vera))
-
-
-@pytest.fixture
-def as_charlie(client, charlie):
-    return Api(client, ApiToken.issue(charlie))

@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+from tests.workloads.endpoints.conftest import make_endpoint as endpoint_of
 from workloads.models import ApiPrice, Endpoint
 
 
@@ -9,8 +10,4 @@ def make_endpoint(organisation, url: str, key: str, name: str = "GPU box") -> En
     price = ApiPrice.objects.create(organisation=organisation, provider="our-gpu-box", model="smollm2",
                                     input_per_mtok="0.20", cached_input_per_mtok="0.05", output_per_mtok="0.80",
                                     effective_from=dt.date(2026, 1, 1), source="test: what the box costs a token")
-    endpoint = Endpoint(organisation=organisation, name=name, base_url=url, model="smollm2-135m-instruct",
-                        price=price)
-    endpoint.set_api_key(key)
-    endpoint.save()
-    return endpoint
+    return endpoint_of(organisation, name, key, base_url=url, model="smollm2-135m-instruct", price=price)
