@@ -93,6 +93,7 @@ def test_the_engine_and_an_endpoint_are_compared_side_by_side(celery_worker, ser
     pdf, _ = render_summary(through)
     text = pdf_text(pdf)
     assert "read by GPU box" in text and "Across the readers compared with it" in text
+    assert "The readers queued with it, side by side" in text and "GPU box: Search the chunks" in text
 
     exports = [client.get(path, headers=headers).content.decode() for path in (
         f"/api/runs/{through.pk}", f"/api/workloads/{ready_workload.pk}/runs.csv", "/api/endpoints")]
