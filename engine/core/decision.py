@@ -243,8 +243,13 @@ def _listed(items: list[str]) -> str:
 
 
 def _name(o: Option) -> str:
-    name = run_settings.name(o.strategy)
-    return name[:1].lower() + name[1:]
+    return in_sentence(run_settings.name(o.strategy))
+
+
+def in_sentence(name: str) -> str:
+    """A name as it reads inside a sentence: "whole documents (dense)", but "GPU box: search the chunks" keeps the
+    capitals of a name that starts with an acronym."""
+    return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
 def _capital(text: str) -> str:

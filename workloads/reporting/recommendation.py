@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core import run_settings, stats
-from engine.core.decision import Decision, Option, View, decide
+from engine.core.decision import Decision, Option, View, decide, in_sentence
 from workloads.formatting import count_of, dollars, seconds
 from workloads.models import ComparisonRun, StrategyResult
 
@@ -50,7 +50,7 @@ def monthly(run: ComparisonRun) -> str | None:
         return None
     shown = [*pair, *(rows[c] for c in map(_counterpart, named) if c in rows and c not in named)]
     volume, unit = run.workload.expected_volume, run.workload.unit
-    spend = _listed([f"{_lower(row.name)} {dollars(row.device)}" for row in shown if row.device is not None])
+    spend = _listed([f"{in_sentence(row.name)} {dollars(row.device)}" for row in shown if row.device is not None])
     where = f"through {run.endpoint.name if run.endpoint else run.reader}" if run.reader else "on your device"
     sentence = f"At about {count_of(volume, unit)} a month, {where}: {spend} a month"
     if all(row.api is not None for row in shown):
@@ -129,7 +129,3 @@ def _basis(run: ComparisonRun, by_dollars: bool) -> str:
 def _api(run: ComparisonRun) -> str | None:
     price = None if run.reader else run.api_price  # an endpoint's bill is the cost itself
     return f"{price.provider} {price.model}" if price is not None else None
-
-
-def _lower(name: str) -> str:
-    return name[:1].lower() + name[1:]

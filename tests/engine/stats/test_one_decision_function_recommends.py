@@ -94,3 +94,12 @@ def test_refusals_and_both_views_are_labelled_reasons():
     assert any(r.startswith("API view (ExampleAI small): whole documents (dense) would bill $0.20")
                for r in d.reasons)
     assert "Refused: whole documents (Index Share) (the workload needs 9,000 positions)." in d.reasons
+
+
+def test_a_reader_named_by_an_acronym_keeps_its_capitals_inside_a_sentence():
+    cannot_tell = Gate("cannot_tell", 20.0, 0.5, 11)
+    d = decide([option("This worker's engine: Ask every chunk", 1.0, 5),
+                option("GPU box: Ask every chunk", 0.5, 3, gate=cannot_tell)], VIEW)
+    assert d.sentence.startswith("Too few questions to tell these strategies apart yet")
+    assert "GPU box: Ask every chunk" in d.sentence + " ".join(d.reasons)
+    assert "gPU" not in d.sentence + " ".join(d.reasons)

@@ -1,7 +1,8 @@
 """In a real headless Chromium on a live server (issue 38): an admin registers an OpenAI-compatible endpoint (a real
-`python -m engine serve` process with the test model), starts a comparison read by this worker's engine and by the
-endpoint, reads both side by side with one recommendation, sees what the endpoint billed, and downloads its run's
-PDF. The key is on no page the browser was shown."""
+`python -m engine serve` process with the test model), starts a comparison of the sample workload read by this
+worker's engine and by the endpoint, reads both side by side with one recommendation, sees what the endpoint billed,
+and downloads its run's PDF. The key is on no page the browser was shown. (The sample's upload through the browser
+is the other Chromium test's.)"""
 
 from __future__ import annotations
 
@@ -16,12 +17,28 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.workloads.browser.test_a_user_compares_the_sample_workload_in_chromium import (
     _downloaded, _fill, _link_to_summary, _log_in, _open, _submit)
-from tests.workloads.live import serve, stop, wait_for
-from workloads.models import ApiPrice, ComparisonRun
+from tests.workloads.live import ROOT, serve, stop, wait_for
+from engine.core.probes import load_probes
+from engine.model.loader import load_tokenizer
+from workloads.models import ApiPrice, ComparisonRun, Document, Probe
 
 pytestmark = [pytest.mark.model, pytest.mark.worker]
 
 KEY = "sk-browser-never-shown-3141"
+SAMPLE = sorted((ROOT / "samples" / "workload").glob("*.txt"))
+
+
+@pytest.fixture
+def sample(workload, prices):
+    """The sample workload's four documents, counted by the test model's tokenizer, and two of its probes."""
+    tokenizer = load_tokenizer()
+    for path in SAMPLE:
+        text = path.read_text()
+        Document.objects.create(workload=workload, name=path.name, text=text, lines=text.count("\n") + 1,
+                                tokens=len(tokenizer(text)["input_ids"]), size_bytes=len(text.encode()))
+    for probe in load_probes(SAMPLE[0].parent / "probes.jsonl")[:2]:
+        Probe.objects.create(workload=workload, question=probe.question, answer=probe.answer, kind=probe.kind)
+    return workload
 
 
 @pytest.fixture
@@ -31,9 +48,9 @@ def server(tmp_path):
     stop(process)
 
 
-def test_a_user_compares_the_engine_and_an_endpoint_side_by_side(browser, live_server, alice, ready_workload,
-                                                                celery_worker, server, downloads, artefacts):
-    price = ApiPrice.objects.create(organisation=ready_workload.organisation, provider="our-gpu-box",
+def test_a_user_compares_the_engine_and_an_endpoint_side_by_side(browser, live_server, alice, sample, celery_worker,
+                                                                server, downloads, artefacts):
+    price = ApiPrice.objects.create(organisation=sample.organisation, provider="our-gpu-box",
                                     model="smollm2", input_per_mtok="0.20", output_per_mtok="0.80",
                                     effective_from=dt.date(2026, 1, 1), source="test: what the box costs a token")
     base = live_server.url
@@ -50,7 +67,7 @@ def test_a_user_compares_the_engine_and_an_endpoint_side_by_side(browser, live_s
     WebDriverWait(browser, 10).until(seen.text_to_be_present_in_element((By.ID, "main"), "GPU box"))
     seen_sources.append(browser.page_source)
 
-    browser.get(f"{base}/workloads/{ready_workload.pk}/runs/new/")
+    browser.get(f"{base}/workloads/{sample.pk}/runs/new/")
     form = browser.find_element(By.CSS_SELECTOR, "main form.form")
     for box in form.find_elements(By.NAME, "strategies"):
         if box.is_selected() != (box.get_attribute("value") in ("retrieval", "full_dense")):
