@@ -8,7 +8,7 @@ single fact; cross-reference and multi-hop answers cannot stand in one chunk) as
 of WORDINGS, with dense attention and greedy decoding, as engine.strategies.compare's map step does. A chunk holds the
 answer when its text holds the expected answer (engine.core.probes.is_correct). For each wording it reports:
 
-  none_right    the share of chunks WITHOUT the answer whose answer says NONE (engine.strategies.abstention.says_none);
+  none_right    the share of chunks WITHOUT the answer whose answer says NONE (engine.core.abstention.says_none);
   answer_right  the share of chunks WITH the answer whose answer is right (and not NONE).
 
 The best wording is the one with the highest sum of the two shares (the first listed on a tie). Then the reduce
@@ -51,7 +51,7 @@ import torch  # noqa: E402
 from benchmarks.machine import cpu_model  # noqa: E402
 from engine.strategies import prompts  # noqa: E402
 from engine.strategies import subject_guard  # noqa: E402
-from engine.strategies.abstention import says_none  # noqa: E402
+from engine.core.abstention import says_none  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.strategies.chunking import split_documents  # noqa: E402
 from engine.core.documents import read_documents  # noqa: E402

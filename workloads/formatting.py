@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from engine.core import run_settings
+from engine.core.probes import KIND_NAMES
 
 
 def strategy(identifier: str) -> str:
@@ -100,3 +101,8 @@ def count_of(value: float, unit: str) -> str:
     number = _three_digits(value) if 0 < abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
     plural = number != "1" and not unit.endswith("s")  # "thousand lines" is plural already
     return f"{number} {unit}{'s' if plural else ''}"
+
+
+def kind(stored: str) -> str:
+    """A probe's kind as a manager reads it: "lookup", "join", "count", "absent" (engine.core.probes.KIND_NAMES)."""
+    return KIND_NAMES.get(stored, stored)

@@ -130,9 +130,23 @@ class ProbeForm(forms.ModelForm):
     answer = forms.CharField(max_length=rules.ANSWER_MAX, validators=[_one_line, _no_invisible],
                              help_text="a short answer, on one line, as it appears in the documents")
 
+    # Left out, as older forms and scripts leave it, the kind is not chosen ("user").
+    kind = forms.ChoiceField(choices=Probe.Kind.choices, required=False, initial=Probe.Kind.USER,
+                             help_text="how the documents answer it: the pages and the PDF give each strategy's "
+                                       "accuracy per kind")
+
     class Meta:
         model = Probe
-        fields = ["question", "answer"]
+        fields = ["question", "answer", "kind"]
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data["kind"] or Probe.Kind.USER
+
+    def clean(self):
+        data = super().clean()
+        if not rules.answer_fits_kind(data.get("kind", ""), data.get("answer", "")):
+            self.add_error("answer", f"{rules.ABSENT_ANSWER[:1].upper()}{rules.ABSENT_ANSWER[1:]}.")
+        return data
 
 
 class ProbeImportForm(forms.Form):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.core.abstention import says_none
 from workloads.documents.extraction.datatypes import HIDDEN_CHARACTERS
 from workloads.models import Organisation, Probe, Workload
 
@@ -22,7 +23,14 @@ ANSWER_MAX = Probe._meta.get_field("answer").max_length
 PROBES_TO_GENERATE_MAX = 200  # each probe is a model call per strategy: a set this size is hours on a CPU already
 
 ONE_LINE = "must be one line of visible text without control characters"
+ABSENT_ANSWER = ('an absent probe asks what the documents do not say: its answer is a refusal, such as "not stated" '
+                 'or "NONE"')
 INVISIBLE = "must not contain invisible characters"
+
+
+def answer_fits_kind(kind: str, answer: str) -> bool:
+    """An absent probe's answer must be a refusal (engine.core.abstention), which the scorer matches with any."""
+    return kind != Probe.Kind.ABSENT or says_none(answer)
 
 
 def is_one_line(value: str) -> bool:

@@ -62,12 +62,19 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.core.abstention import says_none
 from engine.core.code_probes import code_facts
 from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.core.jsonfile import write_text_atomic
 
-KINDS = ("retrieval", "cross_reference", "multi_hop", "user")
+# The stored kinds: a lookup in one passage (retrieval), a join of two or more passages (a cross-reference inside a
+# document, or a multi-hop across documents), a count over several, an absent fact (the right answer is a refusal,
+# such as "not stated"), and "user" for a person's probe whose kind was not chosen.
+KINDS = ("retrieval", "cross_reference", "multi_hop", "count", "absent", "user")
+# What a manager reads: both kinds of join are one.
+KIND_NAMES = {"retrieval": "lookup", "cross_reference": "join", "multi_hop": "join", "count": "count",
+              "absent": "absent", "user": "kind not chosen"}
 FIELDS = ("question", "answer", "kind", "source", "passage")
 
 
@@ -183,8 +190,11 @@ def is_correct(output: str, expected: str) -> bool:
     """Whether the normalised expected answer appears in the normalised output as whole words.
 
     "4817" is found in "The code is 4817." but not in "48170"; an expected answer that
-    normalises to nothing is never found.
+    normalises to nothing is never found. An expected answer that is a refusal ("not stated",
+    an absent probe's) is matched by any refusal the model words its own way (engine.core.abstention).
     """
+    if says_none(expected):
+        return says_none(output)
     wanted = normalise(expected)
     # normalise leaves single spaces between words, so padding both sides with a space
     # turns "whole words" into a plain substring test.

@@ -20,7 +20,7 @@ documents' own cache in the cached strategies):
   retrieval    BM25 over the same chunks (engine.strategies.retrieval), then one dense call with
                the chunks the search picks, in document order, and the question.
   routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, told to answer
-               NONE when the chunks do not say; a NONE (engine.strategies.abstention) escalates
+               NONE when the chunks do not say; a NONE (engine.core.abstention) escalates
                to the full_index_share call. Where the documents do not fit the model
                it cannot escalate, keeps the retrieval answer and counts the refusal.
 
@@ -55,7 +55,6 @@ from __future__ import annotations
 import logging
 import statistics
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
@@ -70,7 +69,7 @@ from engine.model.generate import GenerationResult, generate, top1_agreement, to
 from engine.model.loader import LoadedModel
 from engine.model.measure import Measurement, device_name, seconds_basis
 from engine.strategies import prompts, retrieval, run_plan, subject_guard
-from engine.strategies.abstention import says_none
+from engine.core.abstention import says_none
 from engine.strategies.chunking import Chunk
 from engine.strategies.prefix import PrefixCache, generate_from, prefill_prefix
 from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
@@ -358,9 +357,6 @@ def _report(
         if r.refused:
             strategies[name] = {"mode": r.mode, "refused": r.refused}
             continue
-        by_kind = defaultdict(list)
-        for a in r.answers:
-            by_kind[a["kind"]].append(a["correct"])
         device_dollars = r.seconds / 3600 * work.prices.per_device_hour
         api_dollars = (
             r.tokens_in * work.prices.api_input_per_mtok + r.tokens_out * work.prices.api_output_per_mtok
@@ -381,7 +377,7 @@ def _report(
                 "f1": statistics.fmean(a["f1"] for a in r.answers),
                 "gate": gate.call, "gated": gate.call == "gated", "points_below": gate.points_below,
                 "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
-                "by_kind": {k: sum(v) / len(v) for k, v in sorted(by_kind.items())},
+                "by_kind": stats.by_kind(r.answers),
                 "top1_agreement": r.top1_agreement, "index_overlap": r.index_overlap,
             },
             "probes": r.answers,

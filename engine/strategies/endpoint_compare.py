@@ -37,7 +37,7 @@ from engine.core.probes import ProbeQuestion
 from engine.core.run_settings import ANSWER_TOKENS, ENDPOINT_STRATEGIES
 from engine.remote.client import EndpointRefused, EndpointTarget, Reply, ask
 from engine.strategies import prompts, retrieval, run_plan
-from engine.strategies.abstention import says_none
+from engine.core.abstention import says_none
 from engine.strategies.compare import guarded_map, judged, rotated, ticker
 from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
 from engine.strategies.work import ComparisonWork
@@ -252,7 +252,7 @@ def _report(tok: Tokenizing, work: ComparisonWork, target: EndpointTarget, resul
                 "f1": statistics.fmean(a["f1"] for a in r.answers),
                 "gate": gate.call, "gated": gate.call == "gated", "points_below": gate.points_below,
                 "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
-                "by_kind": _by_kind(r.answers), "top1_agreement": None, "index_overlap": None,
+                "by_kind": stats.by_kind(r.answers), "top1_agreement": None, "index_overlap": None,
             },
             "probes": r.answers,
             **({"retrieval_seconds": r.retrieval_seconds,
@@ -273,13 +273,6 @@ def _report(tok: Tokenizing, work: ComparisonWork, target: EndpointTarget, resul
         "calls": {"made": caller.made, "reused": caller.reused},
         "questions_finished": finished, "stopped": stopped,
     }
-
-
-def _by_kind(answers: list[dict]) -> dict[str, float]:
-    kinds: dict[str, list[bool]] = {}
-    for a in answers:
-        kinds.setdefault(a["kind"], []).append(a["correct"])
-    return {k: sum(v) / len(v) for k, v in sorted(kinds.items())}
 
 
 def _percentile(ordered: list[float], q: float) -> float:

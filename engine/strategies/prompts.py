@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from engine.core.documents import DocumentText
 from engine.model.generate import check_length, encode_prompt
 from engine.model.loader import LoadedModel
-from engine.strategies.abstention import NONE
+from engine.core.abstention import NONE
 from engine.strategies.chunking import Chunk
 
 # Measured on the sample workload with SmolLM2 and dense attention: 5 of 9 probes right

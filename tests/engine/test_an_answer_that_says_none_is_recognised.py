@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.strategies.abstention import says_none
+from engine.core.abstention import says_none
 
 
 @pytest.mark.parametrize("answer", [

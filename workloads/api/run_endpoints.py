@@ -34,13 +34,22 @@ def run_out(run: ComparisonRun) -> dict:
     }
 
 
-def _result_out(result: StrategyResult, answers: bool) -> dict:
+def _result_out(result: StrategyResult, answers: bool, reported: dict) -> dict:
+    """The result's columns, and from the engine's report of it (`reported`) its accuracy per kind."""
     out = {f.name: getattr(result, f.name) for f in StrategyResult._meta.concrete_fields if f.name not in ("id", "run")}
-    out |= {"unit_device_dollars": result.unit_device_dollars, "unit_api_dollars": result.unit_api_dollars}
+    out |= {"unit_device_dollars": result.unit_device_dollars, "unit_api_dollars": result.unit_api_dollars,
+            "by_kind": _by_kind((reported.get("quality") or {}).get("by_kind"))}
     if answers:
         out["answers"] = [{"probe_id": a.probe_id, "question": a.question, "expected": a.expected, "kind": a.kind,
                            "output": a.output, "correct": a.correct} for a in result.answers.all()]
     return out
+
+
+def _by_kind(reported: dict | None) -> dict | None:
+    """The engine's accuracy per kind; runs measured before it counted each kind's questions gave a share alone."""
+    if not reported or not all(isinstance(v, dict) for v in reported.values()):
+        return None
+    return reported
 
 
 def _price_out(entry: GpuPrice | None) -> dict | None:
@@ -63,7 +72,8 @@ def run_detail_out(run: ComparisonRun, answers: bool = False) -> dict:
     return run_out(run) | {
         "versions": run.versions or {},
         "prices": {"gpu": _price_out(run.gpu_price), "api": _price_out(run.api_price)},
-        "results": [_result_out(r, answers) for r in results],
+        "results": [_result_out(r, answers, ((run.report or {}).get("strategies") or {}).get(r.strategy) or {})
+                    for r in results],
         "pricings": [_pricing_out(p) for p in run.pricings.select_related("created_by")],
         "changes": run.changes,
         "alerts": [{"kind": a.kind, "strategy": a.strategy, "message": a.message} for a in run.alerts.all()],

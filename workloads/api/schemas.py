@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
 from pydantic import (AfterValidator, BaseModel, ConfigDict, SecretStr, StringConstraints, WithJsonSchema,
-                      create_model, field_validator)
+                      create_model, field_validator, model_validator)
 
 from engine.core.run_settings import DEFAULT_STRATEGIES, SETTINGS, STRATEGIES, Setting
 from workloads import rules
@@ -191,8 +191,17 @@ class ProbeIn(Input):
         description="a question about the documents; no invisible characters")
     answer: Annotated[Line(rules.ANSWER_MAX), AfterValidator(_no_invisible)] = Field(
         description="the short expected answer, on one line; no invisible characters")
-    kind: Literal[tuple(Probe.Kind.values)] = Field(Probe.Kind.USER.value)  # type: ignore[valid-type]
+    kind: Literal[tuple(Probe.Kind.values)] = Field(Probe.Kind.USER.value, description=(  # type: ignore[valid-type]
+        "how the documents answer it: retrieval (a lookup in one passage), cross_reference or multi_hop (a join of "
+        "two or more passages), count, absent (they do not say: the answer is a refusal such as \"not stated\"), "
+        "user (not chosen)"))
     source: Text(1000) = Field("", description="where in the documents the answer is")
+
+    @model_validator(mode="after")
+    def _absent_answers_refuse(self):
+        if not rules.answer_fits_kind(self.kind, self.answer):
+            raise ValueError(rules.ABSENT_ANSWER)
+        return self
 
 
 class ProbeOut(Schema):
@@ -397,6 +406,13 @@ class AnswerOut(Schema):
     correct: bool
 
 
+class KindOut(Schema):
+    correct: int
+    n: int
+    accuracy: float
+    ci95: list[float]
+
+
 class ResultOut(Schema):
     strategy: str
     mode: str
@@ -429,6 +445,9 @@ class ResultOut(Schema):
     api_dollars: float | None = Field(description="at the run's API price; null until priced")
     unit_device_dollars: float | None = Field(description="device dollars per unit of work")
     unit_api_dollars: float | None = Field(description="API dollars per unit of work")
+    by_kind: dict[str, KindOut] | None = Field(description=(
+        "right answers per stored kind of question (retrieval, cross_reference, multi_hop, count, absent, user) with "
+        "the Wilson 95% interval; null for runs measured before kinds were counted"))
     answers: list[AnswerOut] | None = Field(None, description="each probe's answer; only with ?answers=true")
 
 

@@ -1,9 +1,9 @@
 """What a comparison through an endpoint may spend. Before it is queued, and again before its first call, its
-estimate is checked against the organisation's caps, set by an admin: the run's, and the month's with what the organisation's endpoint calls were
-billed since the month began (on its clock). Then every reply is billed and kept as it arrives (EndpointCall), and
-the run stops at the first reply that reaches a cap: at most one call past it, since a reply's size is known only
-once it is billed. An endpoint billed at no price-book entry (a server on the business's own GPU box) spends nothing
-the app can count: its replies are kept unpriced and no cap stops it.
+estimate is checked against the organisation's caps, set by an admin: the run's, and the month's with what the
+organisation's endpoint calls were billed since the month began (on its clock). Then every reply is billed and kept
+as it arrives (EndpointCall), and the run stops at the first reply that reaches a cap: at most one call past it,
+since a reply's size is known only once it is billed. An endpoint billed at no price-book entry (a server on the
+business's own GPU box) spends nothing the app can count: its replies are kept unpriced and no cap stops it.
 """
 
 from __future__ import annotations

@@ -108,10 +108,14 @@ class Probe(models.Model):
     """A question about the workload's documents with a short expected answer."""
 
     class Kind(models.TextChoices):
-        USER = "user", "Written by a user"
-        RETRIEVAL = "retrieval", "Retrieval"
-        CROSS_REFERENCE = "cross_reference", "Cross-reference"
-        MULTI_HOP = "multi_hop", "Multi-hop"
+        """engine.core.probes.KINDS, named as a manager reads them (KIND_NAMES groups both joins as one)."""
+
+        USER = "user", "Kind not chosen"
+        RETRIEVAL = "retrieval", "Lookup: one passage answers it"
+        CROSS_REFERENCE = "cross_reference", "Join: a passage and the one it points to"
+        MULTI_HOP = "multi_hop", "Join: two or more passages together answer it"
+        COUNT = "count", "Count: how many, over several passages"
+        ABSENT = "absent", "Absent: the documents do not say (answer \"not stated\")"
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="probes")
     question = models.TextField()

@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 
 from engine.core.stats import wilson
-from workloads.formatting import count_of, dollars, flops, percent, seconds, signed, strategies, strategy
+from workloads.formatting import count_of, dollars, flops, kind, percent, seconds, signed, strategies, strategy
 
 register = template.Library()
 register.filter("strategy", strategy)
@@ -18,6 +18,7 @@ register.filter("percent", percent)
 register.filter("seconds", seconds)
 register.filter("signed", signed)
 register.filter("count_of", count_of)
+register.filter("kind", kind)
 
 
 @register.simple_tag

@@ -20,7 +20,7 @@ from workloads.documents import document_sets
 from workloads.forms import ReadersForm, RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
 from workloads.organisations import access
-from workloads.reporting import data_exports, page_charts, scheduling
+from workloads.reporting import by_kind, data_exports, page_charts, scheduling
 from workloads.reporting.recommendation import monthly, recommendation
 from workloads.views.methods import form_page, read_only
 from workloads.views.outcomes import form_response, posted
@@ -95,10 +95,13 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     results = list(run.results.prefetch_related("answers"))  # each result's run is `run` itself: no join
     ran = [r for r in results if not r.refused]
     succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
+    decision = recommendation(run) if succeeded else None
     return render(request, "workloads/run_detail.html", {
         "run": run, "workload": run.workload, "results": results, "ran": ran,
         "answer_rows": _answer_rows(results), "readers": batches.side_by_side(run),
-        "decision": recommendation(run) if succeeded else None, "monthly": monthly(run) if succeeded else None,
+        "decision": decision, "monthly": monthly(run) if succeeded else None,
+        "kinds": by_kind.table(results, run.gate_points, decision.recommended) if decision else None,
+        "min_kind_questions": by_kind.MIN_QUESTIONS,
         "charts": [page_charts.cost_vs_quality(run)] if results else [],
         "measured_charts": [page_charts.flop_breakdown(run)] if results else [],
         "chart_refusals": page_charts.refusal_notes(results),

@@ -26,7 +26,7 @@ RECENT_UPLOADS = 5
 # run's report, settings or leases. The list is kept as HTML under these values (views.fragments): rendering its rows
 # was a tenth of the page's CPU. A column the list shows must be listed here: else it is read run by run whenever the
 # list is drawn, and a change to it alone would not draw the list again.
-RUN_ROW = ("workload", "created_at", "status", "progress_done", "progress_total", "strategies", "device")
+RUN_ROW = ("workload", "created_at", "status", "progress_done", "progress_total", "strategies", "device", "batch")
 RUNS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/status_badge.html")
 
 
@@ -92,6 +92,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     preflight = fit.preflight(workload, starting.DEFAULT_STRATEGIES, documents=documents, probes=len(probes),
                               rate_run=latest)
     runs = workload.runs.only(*RUN_ROW)
+    rows = list(runs.values_list("pk", *RUN_ROW))
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
         "documents": documents,
@@ -99,8 +100,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "uploads": Upload.with_kept_any(workload.uploads.all())[:RECENT_UPLOADS],
         "probes": probes,
         "runs": runs,
-        "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(),
-                                  list(runs.values_list("pk", *RUN_ROW))),
+        "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(), rows),
         "fragment_timeout": fragments.TIMEOUT_S,
         "probe_form": unbound_html(ProbeForm),
         "generation_form": unbound_html(ProbeGenerationForm),
@@ -109,6 +109,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "charts": charts,
         "chart_refusals": refusals,
         "latest_run": latest,
-        "readers_history": batches.history(workload),
+        # Read only where some run was queued with other readers: the page's rows already say.
+        "readers_history": batches.history(workload) if any(row[-1] for row in rows) else [],
     })
 

@@ -12,7 +12,7 @@ COLUMNS = {"strategy", "mode", "refused", "tokens_in", "tokens_out", "calls", "s
            "peak_memory_bytes", "flops_linear", "flops_attention", "flops_indexer", "flops_total", "bytes_total",
            "accuracy", "n_probes", "gated", "top1_agreement", "index_overlap", "device_dollars", "api_dollars",
            "unit_device_dollars", "unit_api_dollars", "answers", "tokens_cached", "tokens_in_local", "latency_median",
-           "latency_p95", "attempts"}
+           "latency_p95", "attempts", "by_kind"}
 
 
 def test_it_shows_the_run_with_its_provenance_and_prices(as_alice, succeeded_run, prices):

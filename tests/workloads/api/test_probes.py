@@ -48,7 +48,7 @@ BAD = [
     ({"question": ["q"], "answer": "a"}, "question: Input should be a valid string"),
     ({"question": "q?"}, "answer: Field required"),
     ({"question": "q?", "answer": "a", "kind": "trivia"},
-     "kind: Input should be 'user', 'retrieval', 'cross_reference' or 'multi_hop'"),
+     "kind: Input should be 'user', 'retrieval', 'cross_reference', 'multi_hop', 'count' or 'absent'"),
     ({"question": "q?", "answer": "a", "workload": 7}, "workload: Extra inputs are not permitted"),
 ]
 

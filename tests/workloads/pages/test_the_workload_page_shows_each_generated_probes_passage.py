@@ -51,4 +51,4 @@ def test_a_passage_without_its_answer_is_shown_unmarked(alice_client, workload):
 def test_a_probe_without_a_passage_shows_none(alice_client, workload, probe):
     page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
 
-    assert "data-passage" not in page and "<td>90 days</td> <td>Written by a user</td> <td>—</td>" in page
+    assert "data-passage" not in page and "<td>90 days</td> <td>kind not chosen</td> <td>—</td>" in page

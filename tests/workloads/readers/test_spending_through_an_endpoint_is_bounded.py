@@ -1,7 +1,8 @@
 """Spending through an endpoint is bounded (issue 38): a run whose estimate passes its cap, or the month's with what
-the organisation already spent, is not queued, nor started by the worker if a cap was lowered meanwhile, and says so; one whose bill reaches the cap stops and keeps the
-questions every strategy finished; a fault fails the run with the endpoint's own one-line message and loses
-nothing, so a retry asks only what was never answered; a 429's Retry-After is honoured and counted.
+the organisation already spent, is not queued, nor started by the worker if a cap was lowered meanwhile, and says
+so; one whose bill reaches the cap stops and keeps the questions every strategy finished; a fault fails the run with
+the endpoint's own one-line message and loses nothing, so a retry asks only what was never answered; a 429's
+Retry-After is honoured and counted.
 
 The endpoint is pytest-httpserver answering in the OpenAI shape with a bill of its choosing (a provider's
 tokenizer counts differently from ours); the worker's task runs in this process, with the test model's tokenizer."""

@@ -19,7 +19,8 @@ from workloads.documents import document_sets
 from workloads.formatting import count_of, dollars
 from workloads.models import ComparisonRun, StrategyResult
 from engine.core.run_settings import STRATEGIES
-from workloads.reporting import rerun_spread
+from workloads.reporting import by_kind, rerun_spread
+from workloads.reporting.by_kind import KindTable
 from workloads.reporting.changes import strategy_name
 from workloads.reporting.page_charts import COLOURS
 from workloads.reporting.recommendation import inputs, monthly, recommendation
@@ -97,6 +98,7 @@ class Content:
     decision_chart: object = None  # page one's chart, added by gather()
     glance: list[GlanceRow] = field(default_factory=list)  # page one's table, added by gather()
     readers: SideBySide | None = None  # the runs queued with it, one per reader, side by side
+    kinds: KindTable | None = None  # each strategy's right answers per kind of question, added by gather()
 
     @property
     def workload(self):
@@ -162,6 +164,7 @@ def gather(run: ComparisonRun) -> Content:
         settings=_settings(run), methods=_methods(run),
         projection=project(run.workload, as_of=None if run.reader else run), readers=side_by_side(run),
     )
+    content.kinds = by_kind.table(results, run.gate_points, content.decision.recommended)
     content.charts = pdf_charts.all_charts(content)
     content.decision_chart = pdf_charts.decision(content)
     content.glance = _glance(run, content.decision)
