@@ -108,11 +108,13 @@ def gates(correct: dict[str, Sequence[bool]], points: float) -> dict[str, Gate]:
     return {name: gate(correct[best], answers, points, is_best=name == best) for name, answers in correct.items()}
 
 
-def by_kind(answers: Sequence[dict]) -> dict[str, dict]:
-    """Per kind of question (the answers' "kind"): right answers, questions, the share and its Wilson 95% interval."""
+def by_kind(answers: Sequence[dict], names: dict[str, str] | None = None) -> dict[str, dict]:
+    """Per kind of question (the answers' "kind", or its name in `names`, which may put kinds together): right
+    answers, questions, the share and its Wilson 95% interval."""
     kinds: dict[str, list[bool]] = {}
     for answer in answers:
-        kinds.setdefault(answer["kind"], []).append(answer["correct"])
+        kind = (names or {}).get(answer["kind"], answer["kind"])
+        kinds.setdefault(kind, []).append(answer["correct"])
     return {kind: {"correct": sum(right), "n": len(right), "accuracy": sum(right) / len(right),
                    "ci95": list(wilson(sum(right), len(right)))} for kind, right in sorted(kinds.items())}
 

@@ -28,7 +28,7 @@ from engine.strategies.prompts import documents_prompt
 from engine.core.documents import DocumentText
 from engine.core.errors import EngineError
 from engine.model.loader import LoadedModel
-from engine.core.probes import ProbeQuestion
+from engine.core.probes import KIND_NAMES, ProbeQuestion
 from engine.core.run_settings import GROUP_SIZES
 
 STRATEGY = "full_index_share"
@@ -135,7 +135,9 @@ def _point(arm: Arm, asks: list[dict]) -> dict:
         "rate": asdict(stats.Spread.of([a["seconds"] / a["flops"]["total"] * 1e12 for a in asks])),
         "quality": {"accuracy": sum(correct) / len(correct), "n_probes": len(correct),
                     "ci95": list(stats.wilson(sum(correct), len(correct))),
-                    "f1": statistics.fmean(a["probes"][0]["f1"] for a in asks)},
+                    "f1": statistics.fmean(a["probes"][0]["f1"] for a in asks),
+                    # Is 4 the sweet spot for every kind of question? Joins may need smaller groups than lookups.
+                    "by_kind": stats.by_kind([a["probes"][0] for a in asks], KIND_NAMES)},
     }
 
 

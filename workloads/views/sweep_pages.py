@@ -34,8 +34,10 @@ def sweep_create(request: HttpRequest, pk: int) -> HttpResponse:
 def sweep_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sweep = get_object_or_404(GroupSweep.objects.select_related("workload"), pk=pk,
                               workload__organisation=access.organisation_of(request.user))
+    points = sweep_starting.arms(sweep.report)
+    kinds, kind_rows = sweep_starting.kinds(points)
     return render(request, "workloads/sweep_detail.html", {
         "sweep": sweep, "workload": sweep.workload, "sentence": sweep_starting.recommendation(sweep),
-        "points": sweep_starting.arms(sweep.report),
+        "points": points, "kinds": kinds, "kind_rows": kind_rows,
         "charts": [page_charts.group_sweep(sweep, "flops"), page_charts.group_sweep(sweep, "seconds")],
     })

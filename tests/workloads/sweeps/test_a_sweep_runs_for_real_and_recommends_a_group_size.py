@@ -20,7 +20,8 @@ def test_the_task_measures_every_size_and_the_page_recommends_one(alice_client, 
     Document.objects.create(workload=workload, name="memo.txt", text=MEMO, tokens=600, lines=160,
                             size_bytes=len(MEMO))
     Probe.objects.create(workload=workload, question="What is the monthly service fee?", answer="$4,500")
-    Probe.objects.create(workload=workload, question="When do deliveries arrive?", answer="Tuesdays")
+    Probe.objects.create(workload=workload, question="When do deliveries arrive?", answer="Tuesdays",
+                         kind="retrieval")
     # A budget far below the memo, so that the sizes differ in what they select.
     workload.run_settings = {"window": 64, "topk": 64, "global_blocks": 1}
     workload.save()
@@ -48,5 +49,10 @@ def test_the_task_measures_every_size_and_the_page_recommends_one(alice_client, 
     assert ("Calibration: calibrated anchor layers asked at group size 4, calibrated on the model&#x27;s calibration "
             "text: the workload&#x27;s documents could not calibrate (calibration text of ") in page
     assert 'data-chart="sweep-flops"' in page and 'data-chart="sweep-seconds"' in page
+    # Per kind of question too: is 4 the sweet spot for lookups and for the questions whose kind was not chosen?
+    assert {kind: cell["n"] for kind, cell in four["quality"]["by_kind"].items()} == {"kind not chosen": 1,
+                                                                                    "lookup": 1}
+    assert "Right answers by kind of question" in page and f"{four['quality']['by_kind']['lookup']['correct']} of 1" \
+        in page
     workload_page = html(alice_client.get(reverse("workload_detail", args=[workload.pk])))
     assert f'<a href="{reverse("sweep_detail", args=[sweep.pk])}">sweep {sweep.pk}</a>' in workload_page
