@@ -21,8 +21,8 @@ def test_a_killed_endpoint_run_resumes_without_asking_again(workers, ready_workl
     try:
         endpoint = make_endpoint(ready_workload.organisation, url, KEY)
         first, log, _ = workers.start()
-        run = start_run(ready_workload, alice, ["chunked"], engine=False, endpoints=[endpoint], chunk_tokens=32,
-                        chunk_overlap=4)
+        run = start_run(ready_workload, alice, ["chunked"], engine=False, endpoints=[endpoint], chunk_tokens=16,
+                        chunk_overlap=2)
         wait_for(lambda: EndpointCall.objects.filter(run=run).count() >= 2, 300, "two answered calls", every=0.05)
         workers.kill(first)
         kept = EndpointCall.objects.filter(run=run).count()
