@@ -93,7 +93,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
             raise RefusalsNotConfirmed(plan.refusal_warning)
         if plan.needs_confirmation and not confirm_duration:
             raise DurationNotConfirmed(plan.duration_warning)
-    readers = [None] * engine + list(endpoints)
+    readers = ([None] if engine else []) + list(endpoints)  # None: this worker's engine
     batch = uuid.uuid4() if len(readers) > 1 else None
     with transaction.atomic():
         runs = [ComparisonRun.objects.create(

@@ -118,7 +118,8 @@ class ComparisonRun(Job, RunSettingColumns):
             period = period_of(self.workload, self.created_at or timezone.now())
             self.period, self.period_start = period.label, period.start
             self.time_zone = self.workload.organisation.timezone
-        if self._state.adding and not (self.api_provider or self.api_model):
+        # Through an endpoint, the API model is the one its tokens are billed at, or none: never the workload's.
+        if self._state.adding and not self.reader and not (self.api_provider or self.api_model):
             self.api_provider, self.api_model = self.workload.api_provider, self.workload.api_model
         super().save(*args, **kwargs)
 

@@ -7,6 +7,8 @@ from django.urls import reverse
 
 from engine.core.run_settings import DEFAULTS
 from tests.workloads.api.conftest import Api
+from tests.workloads.endpoints.conftest import make_endpoint as unpriced
+from workloads.comparisons.starting import start_run
 from workloads.models import ApiToken, ComparisonRun
 
 from .conftest import make_endpoint
@@ -62,3 +64,11 @@ def test_the_api_chooses_the_readers_and_finds_no_other_organisations_endpoint(c
     body = queued.json()
     assert (body["endpoint_id"], body["reader"], body["batch"]) == (endpoint.pk, endpoint.reader, None)
     assert "sk-api-test" not in queued.content.decode()
+
+
+def test_an_unpriced_endpoints_run_is_billed_at_nothing_never_the_workloads_api_model(alice, ready_workload,
+                                                                                       django_capture_on_commit_callbacks):
+    endpoint = unpriced(ready_workload.organisation, "Ollama")
+    with django_capture_on_commit_callbacks(execute=False):
+        run = start_run(ready_workload, alice, ["retrieval"], engine=False, endpoints=[endpoint])
+    assert (run.reader, run.api_provider, run.api_model) == (endpoint.reader, "", "")
