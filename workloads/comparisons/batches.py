@@ -18,6 +18,7 @@ from workloads.formatting import dollars
 from workloads.models import ComparisonRun, ProbeAnswer
 
 ENGINE = "This worker's engine"
+_STATE = {"queued": "is queued", "running": "is running", "failed": "failed", "cancelled": "was cancelled"}
 
 
 def batch(run: ComparisonRun) -> list[ComparisonRun]:
@@ -55,9 +56,10 @@ def side_by_side(run: ComparisonRun) -> SideBySide | None:
     runs = batch(run)
     if len(runs) < 2:
         return None
-    waiting = [r for r in runs if r.status != ComparisonRun.Status.SUCCEEDED]
-    if waiting:
-        return SideBySide(runs, [], None, f"{_listed(waiting)} {'is' if len(waiting) == 1 else 'are'} not done", 0)
+    unfinished = [r for r in runs if r.status != ComparisonRun.Status.SUCCEEDED]
+    if unfinished:
+        said = ", ".join(f"{reader_name(r)} {_STATE[r.status]}" for r in unfinished)
+        return SideBySide(runs, [], None, said, 0)
     unpriced = [r for r in runs if not _in_dollars(r)]
     correct = _answers(runs)
     questions = len(next(iter(correct.values()), []))

@@ -8,6 +8,7 @@ from django.urls import reverse
 from engine.core.run_settings import DEFAULTS
 from tests.workloads.api.conftest import Api
 from tests.workloads.endpoints.conftest import make_endpoint as unpriced
+from workloads.comparisons.batches import side_by_side
 from workloads.comparisons.starting import start_run
 from workloads.models import ApiToken, ComparisonRun
 
@@ -43,6 +44,8 @@ def test_the_engine_and_an_endpoint_are_queued_as_one_batch(alice_client, ready_
     assert len(queued) == 2 and engine.batch == through.batch is not None
     assert (engine.reader, through.endpoint) == ("", endpoint)
     assert through.strategies == ["retrieval", "full_dense"]
+    waiting = side_by_side(engine)
+    assert (waiting.decision, waiting.why_not) == (None, "This worker's engine is queued, GPU box is queued")
     ready_workload.refresh_from_db()
     assert ready_workload.run_settings["endpoint_ids"] == [endpoint.pk]  # what the schedule reads next
 
