@@ -195,7 +195,7 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
     arrives."""
     from engine.model.provenance import versions
     from engine.remote.client import EndpointTarget
-    from engine.strategies.endpoint_compare import Tokenizing, compare_endpoint, planned_tokens
+    from engine.strategies.endpoint_compare import Tokenizing, compare_endpoint
     from engine.strategies.work import ComparisonWork, Prices
 
     endpoint = run.endpoint
@@ -206,14 +206,11 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
     run.save(update_fields=["device", "versions"])
     work = ComparisonWork.from_settings(documents=documents, probes=probes, strategies=run.strategies,
                                         values=run.settings(), prices=Prices(0.0, 0.0, 0.0))
-    tok = Tokenizing(run.model, _tokenizer(run.model))
-    if price is not None:
-        estimate = endpoint_spending.Estimate.of(*planned_tokens(tok, work), price)
-        endpoint_spending.check(run.workload.organisation, estimate, endpoint_spending.run_spent(run))
     spending = endpoint_spending.Spending(run, price)
     target = EndpointTarget(endpoint.base_url, endpoint.model, endpoint.api_key())
-    return compare_endpoint(tok, work, target, answered=spending.answered(), keep=spending.keep,
-                            spend=spending.spend, progress=_progress(run.pk, leases.holder()))
+    return compare_endpoint(Tokenizing(run.model, _tokenizer(run.model)), work, target,
+                            answered=spending.answered(), keep=spending.keep, spend=spending.spend,
+                            estimate=spending.check_estimate, progress=_progress(run.pk, leases.holder()))
 
 
 def _progress(run_pk: int, me: str):

@@ -144,12 +144,11 @@ def check_strategies(names) -> list[str]:
     return chosen
 
 
-def planned_tokens(tok: Tokenizing, work: ComparisonWork) -> tuple[int, int]:
-    """The most input and output tokens the run can bill, by the local tokenizer, before it starts: every planned
-    call at its full answer, each routed escalation as if made, each reduce at its longest, and each cached call's
-    whole message (the endpoint is sent it whole). A provider's tokenizer counts differently, so where the estimate
-    is shown it says so."""
-    planned = run_plan.plan(tok, work, check_strategies(work.strategies))
+def _planned_tokens(planned: run_plan.RunPlan) -> tuple[int, int]:
+    """The most input and output tokens the run can bill, by the local tokenizer: every planned call at its full
+    answer, each routed escalation as if made, each reduce at its longest, and each cached call's whole message (the
+    endpoint is sent it whole). A provider's tokenizer counts differently, so where the estimate is shown it says
+    so."""
     tokens_in = calls = 0
     for question in planned.questions:
         for strategy, planned_calls in question.items():
@@ -162,13 +161,18 @@ def planned_tokens(tok: Tokenizing, work: ComparisonWork) -> tuple[int, int]:
 def compare_endpoint(tok: Tokenizing, work: ComparisonWork, target: EndpointTarget, *,
                      answered: Mapping[str, dict] | None = None, keep: Callable[[str, Reply], None] | None = None,
                      spend: Callable[[Reply], str | None] | None = None,
+                     estimate: Callable[[int, int], None] | None = None,
                      progress: Callable[[int, int, str], None] | None = None) -> dict:
     """Ask every probe through the endpoint in each of `work`'s strategies; return the report (engine.strategies.
-    compare's shape, with the billed tokens, the latencies and the attempts in place of FLOPs and device seconds)."""
+    compare's shape, with the billed tokens, the latencies and the attempts in place of FLOPs and device seconds).
+    `estimate` is told the most input and output tokens the run can bill, once its calls are planned and before the
+    first is made: it may raise to refuse the run (a spending cap)."""
     strategies = check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
     planned = run_plan.plan(tok, work, strategies)
+    if estimate:
+        estimate(*_planned_tokens(planned))
     results = {name: EndpointTally(name) for name in strategies}
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
         results[name].add_search(planned.index.cpu_seconds)

@@ -9,7 +9,7 @@ from engine.core.documents import DocumentText
 from engine.core.probes import ProbeQuestion
 from engine.remote.client import EndpointTarget
 from engine.strategies.compare import compare
-from engine.strategies.endpoint_compare import Tokenizing, compare_endpoint, planned_tokens
+from engine.strategies.endpoint_compare import Tokenizing, compare_endpoint
 from engine.strategies.work import ComparisonWork
 from tests.workloads.live import requests_served, serve, stop
 
@@ -45,7 +45,8 @@ def test_it_makes_the_engines_calls_and_bills_what_the_replies_counted(server, s
     tok = Tokenizing(smollm2.name, smollm2.tokenizer)
     before = requests_served(log)
 
-    remote = compare_endpoint(tok, _work(), target)
+    estimated = []
+    remote = compare_endpoint(tok, _work(), target, estimate=lambda tokens_in, out: estimated.append((tokens_in, out)))
     local = compare(smollm2, _work())
 
     assert requests_served(log) - before == remote["calls"]["made"] == len(remote["order"])
@@ -61,9 +62,10 @@ def test_it_makes_the_engines_calls_and_bills_what_the_replies_counted(server, s
         assert there["quality"]["n_probes"] == len(PROBES) and there["attempts"] == there["calls"]
         assert 0 < there["latency"]["median"] <= there["latency"]["p95"]
     assert remote["stopped"] is None and remote["questions_finished"] == len(PROBES)
-    tokens_in, tokens_out = planned_tokens(tok, _work())
+    ((tokens_in, tokens_out),) = estimated  # told once, before the first call
     billed = sum(remote["strategies"][s]["tokens_in"] for s in STRATEGIES)
     assert billed <= tokens_in  # the estimate is an upper bound: each reduce planned at its longest
+    assert sum(remote["strategies"][s]["tokens_out"] for s in STRATEGIES) <= tokens_out
 
 
 def test_a_stop_keeps_finished_questions_and_a_resume_asks_only_what_was_never_answered(server, smollm2):
@@ -104,5 +106,5 @@ def test_a_request_longer_than_the_endpoints_context_is_a_refusal(server, smollm
     assert whole["refused"].startswith("the endpoint refused: The endpoint ")
     assert "the request is longer than the model's context" in whole["refused"]
     assert report["strategies"]["retrieval"]["quality"]["n_probes"] == 1
-    routed = report["strategies"]["routed"]
-    assert routed["escalation_refused"] == routed["escalated"]  # a NONE it could not escalate keeps its answer
+    routed = report["strategies"]["routed"]  # not refused: a NONE it could not escalate keeps the search's answer
+    assert routed["quality"]["n_probes"] == 1 and routed["escalation_refused"] == routed["escalated"]

@@ -97,6 +97,12 @@ class Spending:
         self.run_cap, self.month_cap = organisation.endpoint_run_cap, organisation.endpoint_month_cap
         self.run_total, self.month_total = run_spent(run), month_spent(organisation)
 
+    def check_estimate(self, tokens_in: int, tokens_out: int) -> None:
+        """The run's planned tokens (by the real prompts) against the caps before its first call: OverCap refuses
+        it. A run billed at no entry spends nothing the caps count."""
+        if self.price is not None:
+            check(self.run.workload.organisation, Estimate.of(tokens_in, tokens_out, self.price), self.run_total)
+
     def answered(self) -> dict[str, dict]:
         """The replies the run already has, by call key."""
         return dict(self.run.endpoint_calls.values_list("key", "reply"))
