@@ -327,6 +327,16 @@ def _gates(results: dict[str, StrategyTally], points: float) -> dict[str, stats.
     return stats.gates({name: r.correct for name, r in results.items() if not r.refused}, points)
 
 
+def quality(answers: list[dict], gate: stats.Gate) -> dict:
+    """A strategy's report of how it answered: right answers with their 95% interval, token F1, its gate against the
+    best, and the same per kind of question."""
+    right = sum(a["correct"] for a in answers)
+    return {"accuracy": right / len(answers), "n_probes": len(answers), "ci95": list(stats.wilson(right, len(answers))),
+            "f1": statistics.fmean(a["f1"] for a in answers), "gate": gate.call, "gated": gate.call == "gated",
+            "points_below": gate.points_below, "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
+            "by_kind": stats.by_kind(answers)}
+
+
 def judged(probe: ProbeQuestion, output: str) -> dict:
     return {"question": probe.question, "expected": probe.answer, "kind": probe.kind,
             "output": output.strip(), "correct": is_correct(output, probe.answer),
@@ -371,15 +381,8 @@ def _report(
             "peak_memory_bytes": r.peak_memory_bytes,
             **_split_cost(r),
             "cost": {"device_hours": r.seconds / 3600, "device_dollars": device_dollars, "api_dollars": api_dollars},
-            "quality": {
-                "accuracy": r.accuracy, "n_probes": len(r.answers),
-                "ci95": list(stats.wilson(sum(r.correct), len(r.answers))),
-                "f1": statistics.fmean(a["f1"] for a in r.answers),
-                "gate": gate.call, "gated": gate.call == "gated", "points_below": gate.points_below,
-                "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
-                "by_kind": stats.by_kind(r.answers),
-                "top1_agreement": r.top1_agreement, "index_overlap": r.index_overlap,
-            },
+            "quality": {**quality(r.answers, gate),
+                        "top1_agreement": r.top1_agreement, "index_overlap": r.index_overlap},
             "probes": r.answers,
             **_retrieval_report(r),
         }

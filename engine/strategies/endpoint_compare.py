@@ -38,7 +38,7 @@ from engine.core.run_settings import ANSWER_TOKENS, ENDPOINT_STRATEGIES
 from engine.remote.client import EndpointRefused, EndpointTarget, Reply, ask
 from engine.strategies import prompts, retrieval, run_plan
 from engine.core.abstention import says_none
-from engine.strategies.compare import guarded_map, judged, rotated, ticker
+from engine.strategies.compare import guarded_map, judged, quality, rotated, ticker
 from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
 from engine.strategies.work import ComparisonWork
 
@@ -250,14 +250,7 @@ def _report(tok: Tokenizing, work: ComparisonWork, target: EndpointTarget, resul
             "latency": {"median": statistics.median(latency), "p95": _percentile(latency, 0.95)},
             "attempts": r.attempts, "retries": r.attempts - r.calls, "retry_wait_s": r.retry_wait_s,
             "peak_memory_bytes": 0,
-            "quality": {
-                "accuracy": sum(r.correct) / len(r.answers), "n_probes": len(r.answers),
-                "ci95": list(stats.wilson(sum(r.correct), len(r.answers))),
-                "f1": statistics.fmean(a["f1"] for a in r.answers),
-                "gate": gate.call, "gated": gate.call == "gated", "points_below": gate.points_below,
-                "mcnemar_p": gate.p_value, "probes_to_tell": gate.probes_to_tell,
-                "by_kind": stats.by_kind(r.answers), "top1_agreement": None, "index_overlap": None,
-            },
+            "quality": {**quality(r.answers, gate), "top1_agreement": None, "index_overlap": None},
             "probes": r.answers,
             **({"retrieval_seconds": r.retrieval_seconds,
                 "retrieval_recall": retrieval.recall([a["retrieved_source"] for a in r.answers])}
