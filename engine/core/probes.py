@@ -39,12 +39,41 @@ multi_hop
     about that name: `<Name>'s <attribute> is <value>.` or `The <attribute> of <Name>
     is <value>.` Question: "What is the <attribute> of the <subject of A>?"; answer:
     the value from B; source "A + B".
+cross_reference, the same name twice in one document
+    The multi-hop above with both facts in one document, in different paragraphs (kind
+    cross_reference, as every join inside one document is); source "A".
+cross_reference or multi_hop, a party and the term that names it
+    A party named by a defined term, `Northwind Logistics, a regional carrier (the
+    "Provider")` (an appositive may come between, starting "a", "an" or "the"; a term
+    the document defines twice, or gives two parties, names none), and a fact about it
+    under either name. `The <attribute> of Northwind Logistics is <value>.`, in any
+    document: 'What is the <attribute> of the party that <document> calls the
+    "Provider"?'. `The <attribute> of the Provider is <value>.`, in the defining
+    document: "What is the <attribute> of Northwind Logistics?". Answer: the value;
+    passage: the defining sentence, then the fact. Neither sentence alone answers it.
+absent
+    A fact about a party or person, `The <attribute> of <Name> is <value>.` (or
+    `<Name>'s <attribute> is <value>.`), asked of another of the same sort: another
+    party the documents name by a defined term, or another person a fact gives as a
+    party's contact ("<role> of <party>"). Question: "What is the <attribute> of
+    <other>?"; answer: ABSENT_ANSWER ("not stated"), which any refusal the model words its
+    own way satisfies (`is_correct`); passage: the fact it was modelled on. Asked only
+    where nothing could give it: no statement of it, no mention of the other name, its
+    words or its terms in any sentence that holds the attribute's last word ("extension"
+    for "phone extension"), every such sentence naming the fact's own name (or being a
+    section heading), and no elliptical "<other>'s is".
+count, from numbered headings
+    A document whose numbered headings (as for the heading probes) run 0 or 1 to N with
+    no gap, repeat or sub-number, and in which no other line opens with a number: "How
+    many numbered sections does <document> have?"; answer: N; passage: the headings.
 
 Every generated probe is then checked against all the documents (`_holds`): its
 passage (the sentences its answer comes from) stands in its source and holds the
 answer; no document states a different value for what it asks; and the document it
 names for a term or code name is the only one that defines it, by any of the usual
-phrasings (so the document that asks never defines the term itself). The probes left
+phrasings (so the document that asks never defines the term itself); a party's term
+still names it in its document; an absent probe's attribute is stated nowhere for its name
+(above); a count is what the document's headings give. The probes left
 are taken round-robin over the documents within each kind, the kinds interleaved, and
 no answer is kept for more than a third of the set (`_spread_answers`): a model that
 always gives one answer cannot score more than that.
@@ -76,6 +105,9 @@ KINDS = ("retrieval", "cross_reference", "multi_hop", "count", "absent", "user")
 KIND_NAMES = {"retrieval": "lookup", "cross_reference": "join", "multi_hop": "join", "count": "count",
               "absent": "absent", "user": "kind not chosen"}
 FIELDS = ("question", "answer", "kind", "source", "passage")
+# How a probe that rests on several sentences keeps them: its documents "a.txt + b.txt", its passage "A … B".
+SOURCE_JOIN = " + "
+PASSAGE_JOIN = " … "
 
 
 @dataclass(frozen=True)
@@ -322,6 +354,25 @@ HEADING = re.compile(r"""^ [ \t]* (?P<number> \d{1,3} (?: \.\d{1,2} )? ) \.? [ \
                          (?P<heading> [A-Z][^\n.:;]{1,80}? ) [ \t]* (?: [.:] (?= [ \t] | $ ) | $ )""",
                      re.VERBOSE | re.MULTILINE)
 MAX_HEADING_WORDS = 8
+# Any line that opens with a number, as a section, a sub-section or a wrapped sentence may: a document with one that
+# is not among its headings has no sure count of sections.
+NUMBERED_LINE = re.compile(r"^[ \t]* \d{1,3} (?: \.\d{1,2} )* [.)]? [ \t]", re.VERBOSE | re.MULTILINE)
+MIN_SECTIONS = 3  # fewer numbered headings make no count worth asking
+PARAGRAPH_BREAK = re.compile(r"\n[ \t\r]*\n")
+
+# A party named by a defined term: `Northwind Logistics, a regional carrier of goods (the "Provider")`. The appositive
+# starts with an article, holds no ", and" or ", or" and crosses no paragraph, so that in `A, a grocer, and B, a
+# carrier (the "Parties")` A is not taken for the Parties (nor B: `_second_of_two`).
+PARTY = re.compile(
+    rf"""(?<![\w'’-]) (?P<name> {NAME_WORD} (?: [ \t]+ {NAME_WORD} ){{0,3}} )
+         (?: , \s+ (?i: an? | the ) \s (?: (?! , \s+ (?: and | or ) \b | \n [ \t]* \n ) [^();"“”] ){{1,120}}? )?
+         \s* \( \s* (?i: the \s+ )? ["“] (?P<term> {NAME_WORD} (?: \s+ {NAME_WORD} ){{0,2}} ) ["”] \s* \)""",
+    re.VERBOSE,
+)
+COORDINATOR = re.compile(r"(?<!\w)(?:and|or|&)\s+$")
+AFTER_A_TERM = re.compile(r"\)\s*,?\s*(?:and|or|&)\s+$")
+# What an absent probe expects: a refusal, which `is_correct` takes in any of the model's wordings.
+ABSENT_ANSWER = "not stated"
 
 
 @dataclass(frozen=True)
@@ -331,6 +382,7 @@ class _Fact:
     verb: str
     value: str
     sentence: str  # as a reader sees it
+    paragraph: int  # how many blank lines come before it in its document
 
 
 @dataclass(frozen=True)
@@ -341,10 +393,15 @@ class _Candidate:
     evidence: tuple[tuple[str, str], ...]  # (document, sentence as read) for each sentence the answer comes from
     states: tuple[tuple[str, str], ...] = ()  # (subject, value): no document may give the subject another value
     defines: tuple[str, bool] | None = None  # (term or code name, whether code): only the answer may define it
+    agrees: tuple[tuple[str, str], ...] = ()  # (subject, value): as states, but the subject may be stated nowhere
+    party: tuple[str, str, str] | None = None  # (document, term, name): the document names that party by the term
+    absent: tuple[str, str, str] | None = None  # (attribute, name asked, name of the fact): nothing gives it
+    counted: str | None = None  # a document whose numbered sections are as many as the answer says
 
 
 def generate_probes(docs: list[DocumentText], limit: int = DEFAULT_LIMIT) -> list[ProbeQuestion]:
-    """Up to `limit` probes whose answers can be checked without a judge: retrieval, cross-reference, multi-hop.
+    """Up to `limit` probes whose answers can be checked without a judge: retrieval, cross-reference, multi-hop,
+    absent and count.
 
     Each is checked against all the documents, then they are spread: round-robin over the documents within each
     kind, the kinds interleaved, and no answer kept for more than a third of the set. Each keeps its passage.
@@ -354,7 +411,8 @@ def generate_probes(docs: list[DocumentText], limit: int = DEFAULT_LIMIT) -> lis
     if limit < 1:
         raise EngineError(f"the number of probes to generate must be at least 1, got {limit}")
     corpus = _Corpus(docs)
-    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _headings(corpus), _code(corpus))
+    kinds = (_retrieval(corpus), _cross_references(corpus), _multi_hops(corpus), _party_joins(corpus),
+             _absent(corpus), _headings(corpus), _counts(corpus), _code(corpus))
     checked = [[candidate.probe for candidate in candidates if _holds(candidate, corpus)] for candidates in kinds]
     spread = _interleave(_interleave(_by_document(probes)) for probes in checked)
     return _spread_answers(list(_unique_questions(spread)), limit)
@@ -362,10 +420,12 @@ def generate_probes(docs: list[DocumentText], limit: int = DEFAULT_LIMIT) -> lis
 
 class _Corpus:
     """The documents as generation reads them: each text as a reader sees it, the facts stated in them, and every
-    value given to each subject ("notice period", "phone extension of Dana Reyes")."""
+    value given to each subject ("notice period", "phone extension of Dana Reyes"), and the parties each document
+    names by a defined term."""
 
     def __init__(self, docs: list[DocumentText]):
         self.docs = docs
+        self.text = {doc.name: doc.text for doc in docs}
         self.label = file_labels([doc.name for doc in docs])
         self.read = {doc.name: _as_read(doc.text) for doc in docs}
         self.folded = {doc.name: doc.text.casefold() for doc in docs}  # to skip documents a term is not in, fast
@@ -380,6 +440,7 @@ class _Corpus:
         self.stated: dict[str, set[str]] = {}
         for fact in [*self.facts, *(fact for facts in self.about.values() for fact in facts)]:
             self.stated.setdefault(fact.subject.lower(), set()).add(normalise(fact.value))
+        self.parties = {doc.name: _parties(doc) for doc in docs}
 
     def definers(self, name: str, code: bool) -> set[str]:
         """The documents that define `name` by any of the usual phrasings (a term) or definitions (code)."""
@@ -397,8 +458,10 @@ def _holds(candidate: _Candidate, corpus: _Corpus) -> bool:
 
     Each sentence of its passage stands in its document, as a reader sees it. A fact's answer is an exact span of
     the sentence it comes from, and no document gives what it asks about (the subject, or for multi-hop both
-    subjects) another value. A cross-reference's answer is the document its defining sentence comes from, and
+    subjects) another value; the subject asked under a party's other name included, and the term still names the
+    party in its document. A cross-reference's answer is the document its defining sentence comes from, and
     no other document defines the term or code name by any usual phrasing: the document that asks included.
+    An absent probe's attribute is stated nowhere for its name (`_unstated`); a count is what the headings give.
     """
     probe = candidate.probe
     if not all(sentence in corpus.read[document] for document, sentence in candidate.evidence):
@@ -406,13 +469,24 @@ def _holds(candidate: _Candidate, corpus: _Corpus) -> bool:
     if candidate.defines is not None:
         definer = candidate.evidence[0][0]
         return probe.answer == corpus.label[definer] and corpus.definers(*candidate.defines) == {definer}
-    return probe.answer in candidate.evidence[-1][1] and all(
-        corpus.stated.get(subject.lower()) == {normalise(value)} for subject, value in candidate.states)
+    if candidate.absent is not None:
+        return probe.answer == ABSENT_ANSWER and _unstated(corpus, *candidate.absent)
+    if candidate.counted is not None:
+        return probe.answer == str(len(_numbered_sections(corpus.text[candidate.counted])))
+    if candidate.party is not None:
+        document, term, name = candidate.party
+        if corpus.parties[document].get(term, ("",))[0] != name:
+            return False
+    return (probe.answer in candidate.evidence[-1][1]
+            and all(corpus.stated.get(subject.lower()) == {normalise(value)} for subject, value in candidate.states)
+            and all(corpus.stated.get(subject.lower(), {normalise(value)}) == {normalise(value)}
+                    for subject, value in candidate.agrees))
 
 
 def _candidate(question: str, answer: str, kind: str, evidence: tuple[tuple[str, str], ...], **claims) -> _Candidate:
-    source = " + ".join(document for document, _ in evidence)
-    passage = " … ".join(sentence for _, sentence in evidence)
+    # Each document once: a join inside one document rests on "a.txt", not "a.txt + a.txt".
+    source = SOURCE_JOIN.join(dict.fromkeys(document for document, _ in evidence))
+    passage = PASSAGE_JOIN.join(sentence for _, sentence in evidence)
     return _Candidate(ProbeQuestion(question, answer, kind, source, passage), evidence, **claims)
 
 
@@ -422,7 +496,8 @@ def _facts(doc: DocumentText) -> Iterator[_Fact]:
         value = _as_read(match["value"])
         if _is_value(value) and not CLAUSE_WORDS.intersection(subject.split()):
             sentence = _sentence(doc.text, match.start(), match.end())
-            yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value, sentence)
+            yield _Fact(doc.name, subject, " ".join(match["verb"].split()), value, sentence,
+                        _paragraph(doc.text, match.start()))
 
 
 def _possessives(docs: list[DocumentText], name: str) -> Iterator[_Fact]:
@@ -440,7 +515,12 @@ def _possessives(docs: list[DocumentText], name: str) -> Iterator[_Fact]:
             if _is_value(value := _as_read(match["value"])):
                 attribute = " ".join(match["attribute"].split())
                 sentence = _sentence(doc.text, match.start(), match.end())
-                yield _Fact(doc.name, f"{attribute} of {name}", "is", value, sentence)
+                yield _Fact(doc.name, f"{attribute} of {name}", "is", value, sentence,
+                            _paragraph(doc.text, match.start()))
+
+
+def _paragraph(text: str, start: int) -> int:
+    return len(PARAGRAPH_BREAK.findall(text, 0, start))
 
 
 def _as_read(text: str) -> str:
@@ -483,14 +563,40 @@ def _retrieval(corpus: _Corpus) -> Iterator[_Candidate]:
 
 def _headings(corpus: _Corpus) -> Iterator[_Candidate]:
     for doc in corpus.docs:
-        found = [(m["number"], _as_read(m["heading"]), m) for m in HEADING.finditer(doc.text)
-                 if len(m["heading"].split()) <= MAX_HEADING_WORDS]
+        found = [(m["number"], _as_read(m["heading"]), m) for m in _heading_matches(doc.text)]
         count = Counter(number for number, _, _ in found)
         for number, heading, match in found:
             if count[number] == 1:
-                line = _as_read(doc.text[match.start():doc.text.find("\n", match.end()) % (len(doc.text) + 1)])
                 yield _candidate(f"What is the heading of section {number} of {corpus.label[doc.name]}?", heading,
-                                 "retrieval", ((doc.name, line),))
+                                 "retrieval", ((doc.name, _heading_line(doc.text, match)),))
+
+
+def _heading_matches(text: str) -> list[re.Match]:
+    return [m for m in HEADING.finditer(text) if len(m["heading"].split()) <= MAX_HEADING_WORDS]
+
+
+def _heading_line(text: str, match: re.Match) -> str:
+    """The whole line a heading opens, as read: a licence's heading is often followed by its clause's text."""
+    return _as_read(text[match.start():text.find("\n", match.end()) % (len(text) + 1)])
+
+
+def _counts(corpus: _Corpus) -> Iterator[_Candidate]:
+    for doc in corpus.docs:
+        if lines := _numbered_sections(doc.text):
+            yield _candidate(f"How many numbered sections does {corpus.label[doc.name]} have?", str(len(lines)),
+                             "count", tuple((doc.name, line) for line in lines), counted=doc.name)
+
+
+def _numbered_sections(text: str) -> list[str]:
+    """The heading lines of a document whose headings are numbered 0 or 1 to N in order, without a gap, repeat or
+    sub-number, and in which no other line opens with a number (a list item, a wrapped sentence, a heading too long
+    to be taken for one): elsewhere "how many sections" has no sure answer, and there are none."""
+    found = _heading_matches(text)
+    first = 0 if found and found[0]["number"] == "0" else 1
+    if (len(found) < MIN_SECTIONS or [m["number"] for m in found] != [str(first + i) for i in range(len(found))]
+            or len(NUMBERED_LINE.findall(text)) != len(found)):
+        return []
+    return [_heading_line(text, m) for m in found]
 
 
 def _code(corpus: _Corpus) -> Iterator[_Candidate]:
@@ -586,12 +692,122 @@ def _first_other(docs: list[DocumentText], definer: str, uses: Callable[[str], b
 def _multi_hops(corpus: _Corpus) -> Iterator[_Candidate]:
     for first in _first_statements(corpus.facts):
         for second in corpus.about.get(first.value, ()):
-            if second.document != first.document:
+            # In one document only from another paragraph: two neighbouring sentences are one passage to read.
+            if (second.document, second.paragraph) != (first.document, first.paragraph):
                 attribute = second.subject.removesuffix(f" of {first.value}")
                 question = f"What is the {attribute} of the {first.subject}?"
                 evidence = ((first.document, first.sentence), (second.document, second.sentence))
-                yield _candidate(question, second.value, "multi_hop", evidence,
+                yield _candidate(question, second.value, _join_kind(evidence), evidence,
                                  states=((first.subject, first.value), (second.subject, second.value)))
+
+
+def _join_kind(evidence: tuple[tuple[str, str], ...]) -> str:
+    """A join inside one document is a cross-reference; across documents, a multi-hop."""
+    return "cross_reference" if len({document for document, _ in evidence}) == 1 else "multi_hop"
+
+
+def _parties(doc: DocumentText) -> dict[str, tuple[str, str]]:
+    """The parties `doc` names by a defined term, each term mapped to the party's name and the defining sentence. A
+    term the document defines more than once, by any usual phrasing, or for two names, names none."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for match in PARTY.finditer(doc.text):
+        if _second_of_two(doc.text, match.start()):
+            continue
+        sentence = _sentence(doc.text, match.start(), match.end())
+        found.setdefault(" ".join(match["term"].split()), []).append((" ".join(match["name"].split()), sentence))
+    return {term: named[0] for term, named in found.items() if len(named) == 1 and _definitions(term, doc.text) == 1}
+
+
+def _second_of_two(text: str, start: int) -> bool:
+    """Whether the name at `start` follows "and" or "or" that do not follow a party's own term: in `A, a grocer, and
+    B, a carrier (the "Parties")` the term is both's, while in `A (the "Buyer"), and B (the "Seller")` it is B's."""
+    before = text[max(0, start - 20):start]
+    return COORDINATOR.search(before) is not None and AFTER_A_TERM.search(before) is None
+
+
+def _definitions(term: str, text: str) -> int:
+    """How many times `text` defines `term`, by any usual phrasing, in any case."""
+    words = r"\s+".join(map(re.escape, term.split()))
+    return sum(1 for _ in _term_definition(rf"(?i: {words} )", loose=True).finditer(text))
+
+
+def _party_joins(corpus: _Corpus) -> Iterator[_Candidate]:
+    """A fact about a party asked under the term a document names it by, and one stated under the term asked under
+    the party's name: either way the defining sentence and the fact are both needed."""
+    for document, parties in corpus.parties.items():
+        for term, (name, definition) in parties.items():
+            for fact in _facts_of(corpus.facts, name):
+                attribute = fact.subject.removesuffix(f" of {name}")
+                question = f'What is the {attribute} of the party that {corpus.label[document]} calls the "{term}"?'
+                evidence = ((document, definition), (fact.document, fact.sentence))
+                yield _candidate(question, fact.value, _join_kind(evidence), evidence, party=(document, term, name),
+                                 states=((fact.subject, fact.value),),
+                                 agrees=((f"{attribute} of the {term}", fact.value),))
+            # Under the term only in its own document: another document's "Provider" may be another party.
+            for fact in _facts_of((f for f in corpus.facts if f.document == document), f"the {term}"):
+                attribute = fact.subject.removesuffix(f" of the {term}")
+                evidence = ((document, definition), (document, fact.sentence))
+                yield _candidate(f"What is the {attribute} of {name}?", fact.value, "cross_reference", evidence,
+                                 party=(document, term, name), states=((fact.subject, fact.value),),
+                                 agrees=((f"{attribute} of {name}", fact.value),))
+
+
+def _facts_of(facts: Iterable[_Fact], name: str) -> list[_Fact]:
+    """The first statement of each attribute the facts give `name`: "The <attribute> of <name> is <value>."."""
+    return _first_statements(fact for fact in facts if fact.subject.endswith(f" of {name}"))
+
+
+def _absent(corpus: _Corpus) -> Iterator[_Candidate]:
+    """Each attribute a fact gives a party or person, asked of each other one of the same sort (see `_unstated`)."""
+    parties = sorted({name for parties in corpus.parties.values() for name, _ in parties.values()})
+    # People the documents give as a party's contact ("The account manager of Northwind Logistics is Dana Reyes."):
+    # not every name a fact gives, so that no question asks a town for a phone extension.
+    people = sorted({fact.value for fact in corpus.facts if NAME.fullmatch(fact.value)
+                     and any(fact.subject.endswith(f" of {party}") for party in parties)})
+    for group in (parties, people):
+        for name in group:
+            for fact in _facts_of([*corpus.facts, *corpus.about.get(name, ())], name):
+                attribute = fact.subject.removesuffix(f" of {name}")
+                for other in group:
+                    if other != name:
+                        yield _candidate(f"What is the {attribute} of {other}?", ABSENT_ANSWER, "absent",
+                                         ((fact.document, fact.sentence),), absent=(attribute, other, name))
+
+
+def _unstated(corpus: _Corpus, attribute: str, name: str, known: str) -> bool:
+    """Whether no document could give `name`'s `attribute`, asked by an absent probe modelled on `known`'s.
+
+    No fact states it; no document says "<name>'s is" or "that of <name>" (the attribute left to the sentence
+    before); and every sentence that holds the attribute's last word (or its plural: "extension" for "phone
+    extension") names `known` or is a section heading, and mentions neither a word of `name` nor a term a document
+    names it by, in any case: "the bakery's account manager" may be Harbor Lane Bakery's, "your account manager"
+    anyone's, and "Priya's extension" her phone extension.
+    """
+    if f"{attribute} of {name}".lower() in corpus.stated:
+        return False
+    names = [name, *(term for parties in corpus.parties.values() for term, (party, _) in parties.items()
+                     if party == name)]
+    either = "|".join(re.escape(n) for n in names)
+    elliptical = re.compile(rf"(?<!\w)(?:{either})['’]s\s+(?:is|are|was)\b|\bthat\s+of\s+(?:the\s+)?(?:{either})\b")
+    words = "|".join(re.escape(word) for n in names for word in n.split())
+    mentioned = re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE)
+    # The attribute's last word, wider than all of it: "Priya's extension is 4410" gives her phone extension.
+    named = re.compile(rf"(?<!\w){re.escape(attribute.split()[-1])}(?:e?s)?(?!\w)", re.IGNORECASE)
+    for text in corpus.text.values():
+        if elliptical.search(text):
+            return False
+        for match in named.finditer(text):
+            sentence = _sentence(text, match.start(), match.end())
+            if mentioned.search(sentence) or not (known in sentence or _in_heading(text, match.start())):
+                return False
+    return True
+
+
+def _in_heading(text: str, at: int) -> bool:
+    """Whether text[at] is in a line that holds a numbered heading and nothing else."""
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at) % (len(text) + 1)
+    match = HEADING.match(text, start)
+    return match is not None and match.end() >= at and not text[match.end():end].strip()
 
 
 # --- spreading -------------------------------------------------------------------------
@@ -601,7 +817,7 @@ def _by_document(probes: list[ProbeQuestion]) -> list[list[ProbeQuestion]]:
     """The probes grouped by the document their answer first rests on, in order."""
     groups: dict[str, list[ProbeQuestion]] = {}
     for probe in probes:
-        groups.setdefault(probe.source.split(" + ")[0], []).append(probe)
+        groups.setdefault(probe.source.split(SOURCE_JOIN)[0], []).append(probe)
     return list(groups.values())
 
 

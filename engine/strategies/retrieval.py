@@ -30,11 +30,7 @@ import numpy as np
 
 from engine.core.call_plan import retrieved
 from engine.strategies.chunking import Chunk
-from engine.core.probes import ProbeQuestion
-
-# A multi-hop probe keeps the sentences of its hops in one passage, joined so (engine.core.probes' _candidate).
-PASSAGE_JOIN = " … "
-SOURCE_JOIN = " + "
+from engine.core.probes import PASSAGE_JOIN, SOURCE_JOIN, ProbeQuestion
 
 
 @dataclass(frozen=True)
@@ -84,13 +80,14 @@ class Index:
 
 
 def retrieved_source(probe: ProbeQuestion, chunks: Sequence[Chunk]) -> bool | None:
-    """Whether the chunks hold the probe's source; None when the probe names none.
+    """Whether the chunks hold the probe's source; None when the probe names none, or asks what no document says (an
+    absent probe's source is only the fact it was modelled on).
 
     With a passage (generated probes keep the sentences the answer comes from), every sentence of it must stand in
     a retrieved chunk, whitespace normalised: a multi-hop passage keeps one per hop, so both hops must be found.
     Without one, every source document ("a.txt + b.txt" for multi-hop) must have a chunk among them.
     """
-    if not probe.source:
+    if not probe.source or probe.kind == "absent":
         return None
     if probe.passage:
         texts = [_spaced(c.text) for c in chunks]

@@ -7,7 +7,16 @@ import pytest
 
 from engine.core.documents import DocumentText, read_documents
 from engine.core.errors import EngineError
-from engine.core.probes import KINDS, ProbeQuestion, generate_probes, is_correct, load_probes, normalise, save_probes
+from engine.core.probes import (
+    ABSENT_ANSWER,
+    KINDS,
+    ProbeQuestion,
+    generate_probes,
+    is_correct,
+    load_probes,
+    normalise,
+    save_probes,
+)
 
 WORKLOAD = Path(__file__).resolve().parents[2] / "samples" / "workload"
 
@@ -179,10 +188,16 @@ def test_every_generated_answer_stands_verbatim_in_its_source(workload_docs):
     for probe in generate_probes(workload_docs, limit=60):
         sources = probe.source.split(" + ")
         assert all(source in texts for source in sources)
-        if probe.kind == "cross_reference":
+        if probe.question.startswith("Which document defines"):
             # The answer is the defining document, and the term is defined there.
             term = probe.question.split('"')[1]
             assert probe.answer == sources[0] and f'"{term}"' in texts[probe.answer]
+        elif probe.kind == "absent":
+            # Nothing to find: the answer is a refusal.
+            assert probe.answer == ABSENT_ANSWER
+        elif probe.kind == "count":
+            # As many as the passage's headings, each in the document.
+            assert probe.answer == str(len(probe.passage.split(" … ")))
         else:
             assert probe.answer in texts[sources[-1]]
 

@@ -40,3 +40,9 @@ def test_a_probe_without_a_source_is_left_out_of_the_recall():
     assert retrieved_source(ProbeQuestion("Anything?", "x"), [FEE]) is None
     assert recall([True, None, False, True]) == 2 / 3
     assert recall([None, None]) is None
+
+
+def test_an_absent_probe_is_left_out_of_the_recall_though_it_keeps_the_fact_it_was_modelled_on():
+    probe = ProbeQuestion("Priya's extension?", "not stated", "absent", source="chat.txt",
+                          passage="Dana Reyes's phone extension is 4412.")
+    assert retrieved_source(probe, [CONTACT]) is None
