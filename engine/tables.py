@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from engine.core import stats
+from engine.core.probes import KIND_NAMES
+
+KIND_ORDER = ("lookup", "join", "count", "absent", "kind not chosen")
+
 
 def comparison_table(report: dict) -> str:
     """One row per strategy: what it cost, at what rate, and how well it answered, with the uncertainty."""
@@ -39,9 +44,26 @@ def comparison_table(report: dict) -> str:
             f"{s['cost']['device_dollars']:>9.5f} {s['cost']['api_dollars']:>8.5f} "
             f"{accuracy:>17} {q['f1']:>4.2f} {q['gate']:>11}  {', '.join(notes)}"
         )
+    lines += kinds_table(report)
     prices = report["prices"]
     lines.append(
         f"prices: ${prices['per_device_hour']}/device-hour; API ${prices['api_input_per_mtok']} in, "
         f"${prices['api_output_per_mtok']} out per million tokens"
     )
     return "\n".join(lines)
+
+
+def kinds_table(report: dict) -> list[str]:
+    """Each strategy's right answers per kind of question, as a manager names them (lookup, join, count, absent),
+    with the Wilson 95% interval; nothing where every question is of one kind (the table above says it all)."""
+    ran = {name: stats.by_kind(s["probes"], KIND_NAMES) for name, s in report["strategies"].items() if "probes" in s}
+    kinds = [k for k in KIND_ORDER if any(k in cells for cells in ran.values())]
+    if len(kinds) < 2:
+        return []
+    lines = ["right answers by kind of question (95% CI):",
+             f"{'strategy':20} " + " ".join(f"{kind:>17}" for kind in kinds)]
+    for name, cells in ran.items():
+        shown = [f"{c['correct']}/{c['n']} ({c['ci95'][0]:.0%}-{c['ci95'][1]:.0%})" if (c := cells.get(k)) else "-"
+                 for k in kinds]
+        lines.append(f"{name:20} " + " ".join(f"{cell:>17}" for cell in shown))
+    return lines
