@@ -19,9 +19,11 @@ documents' own cache in the cached strategies):
                chunks whose document does not name what the question names.
   retrieval    BM25 over the same chunks (engine.strategies.retrieval), then one dense call with
                the chunks the search picks, in document order, and the question.
-  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, told to answer
-               NONE when the chunks do not say; a NONE (engine.core.abstention) escalates
-               to the full_index_share call. Where the documents do not fit the model
+  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, worded as the
+               model's route says (engine.strategies.routing: told to answer NONE when
+               the chunks do not say, or not), escalates a NONE (engine.core.abstention),
+               and with grounding an answer the chunks do not hold, to the
+               full_index_share call. Where the documents do not fit the model
                it cannot escalate, keeps the retrieval answer and counts the refusal.
 
 Every call is planned, with its real prompt, before any runs (engine.strategies.run_plan): the runner makes those
@@ -257,12 +259,13 @@ class _Caller:
 
 
 def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[PlannedCall], out: StrategyTally) -> None:
-    """One call over the chunks the question's search found; routed escalates a NONE to its planned full_index_share
-    call or, where the documents do not fit (none planned), keeps the NONE and counts the refusal."""
+    """One call over the chunks the question's search found; routed escalates the answers its route says to its
+    planned full_index_share call or, where the documents do not fit (none planned), keeps the answer and counts the
+    refusal."""
     search, *escalation = calls
     out.add_search(search.search.cpu_seconds)
     answer = caller(out, search)
-    escalated = out.name == "routed" and says_none(answer)
+    escalated = search.route is not None and search.route.escalates(answer, search.search.chunks)
     if escalated:
         out.escalated += 1
         if escalation:

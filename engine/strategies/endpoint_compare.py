@@ -8,7 +8,8 @@ quality gate, interleaved the same way. What differs, and why:
 - The whole-documents strategies are one request each, read with the endpoint's own attention, so only
   `full_dense` (whole documents in one request) and `full_dense_cached` (the same request, documents first, relying
   on the provider's prompt cache) are asked (run_settings.ENDPOINT_STRATEGIES, through_endpoint); routed escalates a
-  NONE to that request.
+  NONE to that request, with Self-Route's own wording (engine.strategies.routing.DEFAULT): the routes measured per
+  model are for the local models, and a provider's model was not measured.
 - Costs are what the provider bills: the prompt, cached and completion tokens of each reply's `usage` (its own
   tokenizer), with the local tokenizer's count beside them; each call's latency (median and 95th percentile), and
   the attempts its retries took. No FLOPs or device seconds: the endpoint's hardware is not ours to measure. The
@@ -36,8 +37,7 @@ from engine.core.errors import EngineError
 from engine.core.probes import ProbeQuestion
 from engine.core.run_settings import ANSWER_TOKENS, ENDPOINT_STRATEGIES
 from engine.remote.client import EndpointRefused, EndpointTarget, Reply, ask
-from engine.strategies import prompts, retrieval, run_plan
-from engine.core.abstention import says_none
+from engine.strategies import prompts, retrieval, routing, run_plan
 from engine.strategies.compare import guarded_map, judged, quality, rotated, ticker
 from engine.strategies.run_plan import RETRIEVAL_STRATEGIES, PlannedCall
 from engine.strategies.work import ComparisonWork
@@ -170,7 +170,7 @@ def compare_endpoint(tok: Tokenizing, work: ComparisonWork, target: EndpointTarg
     strategies = check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
-    planned = run_plan.plan(tok, work, strategies)
+    planned = run_plan.plan(tok, work, strategies, route=routing.DEFAULT)
     if estimate:
         estimate(*_planned_tokens(planned))
     results = {name: EndpointTally(name) for name in strategies}
@@ -209,7 +209,7 @@ def _retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[PlannedCall], 
     search, *escalation = calls
     out.add_search(search.search.cpu_seconds)
     answer = caller(out, search, f"{i}:search")
-    escalated = out.name == "routed" and says_none(answer)
+    escalated = search.route is not None and search.route.escalates(answer, search.search.chunks)
     if escalated:
         out.escalated += 1
         try:

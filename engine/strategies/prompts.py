@@ -18,8 +18,6 @@ from engine.strategies.chunking import Chunk
 # with this system message, 3 of 9 with the question before and after the documents,
 # 1 of 9 with neither.
 SYSTEM = "You answer questions about the user's documents in a few words, quoting them exactly."
-# Self-Route's instruction: routed escalates on its NONE.
-NONE_INSTRUCTION = f"If the text does not say, answer {NONE}."
 # The chunked map step's ("short" in benchmarks/chunk_prompt.py), one wording for every kind of answer. On the 33
 # single-fact probes of the sample's gate set and 5 that name the bakery (answers of every kind: figures, names,
 # dates, times, places), asked of every 256-token chunk of the sample and of another customer's agreement, the
@@ -60,10 +58,11 @@ def full_text(documents: Sequence[DocumentText], question: str) -> str:
     return f"{documents_text(documents)}\n\nQuestion: {question}"
 
 
-def retrieval_text(chunks: Sequence[Chunk], question: str, routed: bool) -> str:
-    """The chunks found, in document order under their headers, then the question; routed adds NONE_INSTRUCTION."""
+def retrieval_text(chunks: Sequence[Chunk], question: str, instruction: str = "") -> str:
+    """The chunks found, in document order under their headers, then the question and, for routed, its routing
+    instruction (engine.strategies.routing)."""
     found = "\n\n".join(f"{header(c)}\n{c.text.strip()}" for c in chunks)
-    return f"{found}\n\nQuestion: {question}" + (f"\n{NONE_INSTRUCTION}" if routed else "")
+    return f"{found}\n\nQuestion: {question}" + (f"\n{instruction}" if instruction else "")
 
 
 def chunk_text(chunk: Chunk, question: str) -> str:
@@ -82,8 +81,8 @@ def full_prompt(lm: LoadedModel, documents: Sequence[DocumentText], question: st
     return chat(lm, full_text(documents, question))
 
 
-def retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, routed: bool) -> list[int]:
-    return chat(lm, retrieval_text(chunks, question, routed))
+def retrieval_prompt(lm: LoadedModel, chunks: Sequence[Chunk], question: str, instruction: str = "") -> list[int]:
+    return chat(lm, retrieval_text(chunks, question, instruction))
 
 
 def chunk_prompt(lm: LoadedModel, chunk: Chunk, question: str) -> list[int]:

@@ -8,9 +8,10 @@ engine.core.call_plan's calls, which the planning projects from token counts:
   chunked             one call per chunk, then the reduce over the chunks' answers: its prompt exists only once the
                       chunks have answered, so it is planned, and checked, at its longest
   retrieval           one call over the chunks the question's search finds (searched here, once)
-  routed              that call, then, where it answers NONE, the full_index_share call: an escalation, planned for
-                      every question and made only for those; where the documents do not fit the model, none is
-                      planned and routed keeps the search's answer
+  routed              that call, worded as the model's route says (engine.strategies.routing), then, where the route
+                      escalates its answer, the full_index_share call: an escalation, planned for every question and
+                      made only for those; where the documents do not fit the model, none is planned and routed
+                      keeps the search's answer
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from engine.core.call_plan import ANSWER_LINE_TOKENS
 from engine.core.errors import EngineError
 from engine.core.run_settings import ANSWER_TOKENS, CACHED_MODES, check_chunk_tokens, full_mode
 from engine.model.loader import LoadedModel
-from engine.strategies import prompts, retrieval
+from engine.strategies import prompts, retrieval, routing
 from engine.strategies.chunking import Chunk, split_documents
 from engine.strategies.prefix import shared_prefix_length
 from engine.strategies.work import ComparisonWork
@@ -43,6 +44,7 @@ class PlannedCall:
     text: Callable[[], str] | None = None
     chunk: Chunk | None = None  # a chunked map call's chunk
     search: retrieval.Search | None = None  # a retrieval call's search
+    route: routing.Route | None = None  # routed's search call: which of its answers escalate
     escalation: bool = False  # routed's whole-documents call, made only where the search's answer is NONE
     continues: bool = False  # a cached strategy's question, continuing from the documents' cache
 
@@ -65,9 +67,11 @@ class RunPlan:
         return len(self.prefills) + sum(len(calls) for question in self.questions for calls in question.values())
 
 
-def plan(lm: LoadedModel, work: ComparisonWork, strategies: Sequence[str]) -> RunPlan:
+def plan(lm: LoadedModel, work: ComparisonWork, strategies: Sequence[str],
+         route: routing.Route | None = None) -> RunPlan:
     """Every call `work` makes on `lm`, each prompt tokenised; refuses, before anything runs, a chunked or retrieval
-    call that would not fit the model (the full-context strategies refuse on their own, in the report)."""
+    call that would not fit the model (the full-context strategies refuse on their own, in the report). Routed
+    follows `route`, by default the one measured for `lm` (engine.strategies.routing.for_model)."""
     check_chunk_tokens(work.chunk_tokens, lm.max_positions)
     chunks = (split_documents(work.documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
               if set(CHUNK_STRATEGIES) & set(strategies) else [])
@@ -78,7 +82,8 @@ def plan(lm: LoadedModel, work: ComparisonWork, strategies: Sequence[str]) -> Ru
                "refuse rather than truncate") if need > lm.max_positions else None
     running = [s for s in strategies if not (refused and full_mode(s) is not None)]
     shared = shared_prefix_length(full) if set(CACHED_MODES) & set(running) else 0
-    planner = _Planner(lm, work, chunks, index, full, shared, escalate=refused is None)
+    planner = _Planner(lm, work, chunks, index, full, shared, escalate=refused is None,
+                       route=route or routing.for_model(lm.name))
     questions = [{s: planner.calls(s, i) for s in running} for i in range(len(work.probes))]
     run_plan = RunPlan(chunks, index, refused, {s: full[0][:shared] for s in running if s in CACHED_MODES},
                        questions)
@@ -90,9 +95,9 @@ class _Planner:
     """One question's calls in one strategy, from the run's documents, chunks, index and whole prompts."""
 
     def __init__(self, lm: LoadedModel, work: ComparisonWork, chunks: list[Chunk], index: retrieval.Index | None,
-                 full: list[list[int]], shared: int, escalate: bool):
+                 full: list[list[int]], shared: int, escalate: bool, route: routing.Route):
         self.lm, self.work, self.chunks, self.index, self.full = lm, work, chunks, index, full
-        self.shared, self.escalate = shared, escalate
+        self.shared, self.escalate, self.route = shared, escalate, route
         self.searches: dict[int, retrieval.Search] = {}  # retrieval and routed search the same: once per question
 
     def calls(self, strategy: str, i: int) -> list[PlannedCall]:
@@ -126,11 +131,13 @@ class _Planner:
         if i not in self.searches:
             self.searches[i] = self.index.search(question, self.work.retrieval_chunks, self.work.retrieval_tokens)
         search = self.searches[i]
-        routed = strategy == "routed"
-        ids = prompts.retrieval_prompt(self.lm, search.chunks, question, routed)
+        route = self.route if strategy == "routed" else None
+        instruction = route.instruction if route else ""
+        ids = prompts.retrieval_prompt(self.lm, search.chunks, question, instruction)
         calls = [PlannedCall("dense", len(ids), f"search for {question[:50]}", _given(ids),
-                             functools.partial(prompts.retrieval_text, search.chunks, question, routed), search=search)]
-        if routed and self.escalate:
+                             functools.partial(prompts.retrieval_text, search.chunks, question, instruction),
+                             search=search, route=route)]
+        if route and self.escalate:
             calls.append(PlannedCall("index_share", len(self.full[i]), question[:60], _given(self.full[i]),
                                      self._full_text(i), escalation=True))
         return calls

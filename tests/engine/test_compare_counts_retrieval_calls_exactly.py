@@ -31,7 +31,7 @@ def test_retrieval_calls_once_per_probe_and_routed_once_more_per_escalation(smol
     assert retrieval["calls"] == report["order"].count("retrieval") == len(PROBES)
     index = Index(split_documents(DOCS, smollm2.tokenizer, 32, 0))
     found = [index.search(p.question, 2, 0).chunks for p in PROBES]
-    assert retrieval["tokens_in"] == sum(len(prompts.retrieval_prompt(smollm2, chunks, p.question, routed=False))
+    assert retrieval["tokens_in"] == sum(len(prompts.retrieval_prompt(smollm2, chunks, p.question))
                                          for p, chunks in zip(PROBES, found, strict=True))
     assert [a["retrieved"] for a in retrieval["probes"]] == [
         [{"document": c.document, "part": c.index + 1} for c in chunks] for chunks in found]

@@ -9,6 +9,7 @@ from engine.core.probes import ProbeQuestion
 from engine.strategies import compare as cmp
 from engine.strategies.chunking import Chunk
 from engine.strategies.retrieval import Index
+from engine.strategies.routing import Route
 from engine.strategies.run_plan import PlannedCall
 
 CHUNKS = [Chunk("memo.txt", 0, "The monthly service fee is $4,500.", 9, 0),
@@ -29,11 +30,13 @@ class ScriptedCaller:
         return self.answers.pop(0)
 
 
-def answer(strategy: str, caller: ScriptedCaller, documents_fit: bool = True) -> cmp.StrategyTally:
-    """The strategy's calls for PROBE as run_plan plans them: the search's call, and routed's escalation where the
-    documents fit."""
+def answer(strategy: str, caller: ScriptedCaller, documents_fit: bool = True,
+           route: Route = Route("none", grounding=False)) -> cmp.StrategyTally:
+    """The strategy's calls for PROBE as run_plan plans them: the search's call (routed's with its route), and
+    routed's escalation where the documents fit."""
     search = Index(CHUNKS).search(PROBE.question, 0, 1536)
-    calls = [PlannedCall("dense", 5, "search", lambda: [1, 2, 3, 4, 5], search=search)]
+    calls = [PlannedCall("dense", 5, "search", lambda: [1, 2, 3, 4, 5], search=search,
+                         route=route if strategy == "routed" else None)]
     if strategy == "routed" and documents_fit:
         calls.append(PlannedCall("index_share", len(FULL_PROMPT), "escalate", lambda: FULL_PROMPT, escalation=True))
     out = cmp.StrategyTally(strategy, cmp.MODES[strategy])
@@ -55,6 +58,19 @@ def test_an_answer_is_kept_without_escalating():
     out = answer("routed", caller)
     assert caller.modes == ["dense"] and (out.calls, out.escalated) == (1, 0)
     assert out.answers[0]["escalated"] is False
+
+
+def test_a_grounded_route_escalates_an_answer_the_chunks_do_not_hold():
+    caller = ScriptedCaller("$4,800", "$4,500")  # a figure no chunk found holds
+    out = answer("routed", caller, route=Route("plain", grounding=True))
+    assert caller.modes == ["dense", "index_share"] and out.escalated == 1
+    assert out.answers[0]["output"] == "$4,500" and out.answers[0]["escalated"]
+
+
+def test_a_grounded_route_keeps_an_answer_the_chunks_hold():
+    caller = ScriptedCaller("The monthly service fee is $4,500.")
+    out = answer("routed", caller, route=Route("plain", grounding=True))
+    assert caller.modes == ["dense"] and out.escalated == 0 and out.answers[0]["correct"]
 
 
 def test_where_the_documents_do_not_fit_the_none_stays_and_the_refusal_counts():
