@@ -190,7 +190,7 @@ def cmd_needle(args: argparse.Namespace) -> int:
         raise EngineError("name at least one setting, such as dense,index_share:mass")
     lengths = [_tokens(n) for n in args.lengths.split(",")]
     depths = [_number(d, "depth") for d in args.depths.split(",")]
-    needle.check_grid(settings, lengths, depths, args.facts, args.distractors)
+    needle.check_grid(settings, lengths, depths, args.facts, args.distractors, args.hops)
     documents = read_documents(args.docs) if args.docs else needle.default_documents()
     out = _writable(args.json)
     png = _writable(args.png) if args.png else None
@@ -198,7 +198,8 @@ def cmd_needle(args: argparse.Namespace) -> int:
 
     report = needle.run_grid(load_model(args.model), documents, settings, lengths, depths, args.facts,
                              progress=lambda message: print(message, file=sys.stderr, flush=True),
-                             partial=lambda so_far: write_json_atomic(out, so_far), distractors=args.distractors)
+                             partial=lambda so_far: write_json_atomic(out, so_far), distractors=args.distractors,
+                             hops=args.hops)
     write_json_atomic(out, report)
     if png:
         from engine.evaluation.needle_plot import plot_grid
@@ -206,7 +207,9 @@ def cmd_needle(args: argparse.Namespace) -> int:
         plot_grid(report, png)
     for name, row in report["summary"].items():
         recall = "-" if row["recall"] is None else f"{row['recall']:.2f}"
-        depth_acc = " ".join(f"{float(d):.0%}:{a:.0%}" for d, a in row["by_depth"].items())
+        # A join's accuracy by the distance between its halves, a lookup's by the fact's depth.
+        by, label = (row["by_distance"], "apart ") if "by_distance" in row else (row["by_depth"], "")
+        depth_acc = " ".join(f"{label}{float(d):.0%}:{a:.0%}" for d, a in by.items())
         print(f"{name:44} acc {row['accuracy']:5.0%}  other company's fee {row['distractor_answers']:4.0%}  "
               f"recall {recall:>4}  GFLOP {row['flops'] / 1e9:8.0f}  {depth_acc}")
     return 0
@@ -325,10 +328,15 @@ def build_parser() -> argparse.ArgumentParser:
                            "@fixed the attention flags' own top-k at every length; a trailing +cached asks from the "
                            "documents' cached prefix")
     grid.add_argument("--lengths", default="2048,4096,8000", help="prompt lengths, tokens (2K, 4K also read)")
-    grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9", help="where the fact sits, shares of the text")
+    grid.add_argument("--depths", default="0.1,0.3,0.5,0.7,0.9",
+                      help="where the fact sits, shares of the text; with --hops 2 the first half sits at the first "
+                           "depth and the second half at each later one")
     grid.add_argument("--facts", type=int, default=2, help="facts asked in each (length, depth) cell")
     grid.add_argument("--distractors", type=int, default=0,
                       help="facts of the same shape about other companies planted in each prompt (0 to 7)")
+    grid.add_argument("--hops", type=int, default=1,
+                      help="1: each fact in one sentence; 2: in two halves, a company's tariff and that tariff's fee, "
+                           "asked as the company's fee (accuracy against the distance between the halves)")
     grid.add_argument("--budget", type=float, default=0.25, help="sparse budget, share of the prompt's length")
     grid.add_argument("--model", help=MODEL_HELP)
     grid.add_argument("--json", required=True, help="write the report here")

@@ -10,6 +10,11 @@ the ledger's FLOPs for the call.
 
 A sparse setting's budget is a share of the prompt's tokens: for each prompt its top-k is what is left
 of that share after the sink, the window and the strided global blocks.
+
+Join mode (hops=2): each fact is planted in two halves at two depths, "{company} is billed under tariff {T}." and
+"Tariff {T}'s monthly fee is {N} euros.", and the question asks the company's fee, so the answer needs both halves;
+the first depth holds every fact's first half, each later depth a second half, and accuracy is reported against
+the distance between the halves.
 """
 
 from __future__ import annotations
@@ -59,28 +64,83 @@ class Fact:
         new tokens are the number rather than a restated question: fewer decode steps to pay for."""
         return f"The annual renewal fee for {self.company} is"
 
+    @property
+    def sentences(self) -> tuple[str, ...]:
+        """What is planted, one sentence per depth."""
+        return (self.sentence,)
+
     def answered_by(self, text: str) -> bool:
-        return str(self.amount) in text.replace(",", "").replace(" ", "")
+        return _holds(text, self.amount)
 
 
-def facts(n: int) -> list[Fact]:
-    """n distinct facts, the same on every run (a paired grid needs the same prompts)."""
+@dataclass(frozen=True)
+class Join:
+    """A fact in two halves: which tariff the company is billed under, and that tariff's fee. The question names the
+    company only, so the tariff code is the join key the model has to carry from the first half to the second."""
+
+    company: str
+    amount: int
+    tariff: str
+
+    @property
+    def sentences(self) -> tuple[str, ...]:
+        return (f"{self.company} is billed under tariff {self.tariff}.",
+                f"Tariff {self.tariff}'s monthly fee is {self.amount} euros.")
+
+    @property
+    def question(self) -> str:
+        return f"What is the monthly fee for {self.company}? Answer with the number."
+
+    @property
+    def answer_start(self) -> str:
+        return f"The monthly fee for {self.company} is"
+
+    def answered_by(self, text: str) -> bool:
+        return _holds(text, self.amount)
+
+
+def _holds(text: str, amount: int) -> bool:
+    return str(amount) in text.replace(",", "").replace(" ", "")
+
+
+HOPS = (1, 2)
+
+
+def facts(n: int, hops: int = 1) -> list[Fact | Join]:
+    """n distinct facts, the same on every run (a paired grid needs the same prompts): whole (hops 1) or in two
+    halves (hops 2, Join)."""
     if not 1 <= n <= len(_COMPANIES):
         raise EngineError(f"facts per cell must be between 1 and {len(_COMPANIES)}, got {n}")
-    return [_fact(i) for i in range(n)]
+    if hops not in HOPS:
+        raise EngineError(f"--hops is 1 (each fact in one sentence) or 2 (each fact in two halves), got {hops}")
+    make = _join if hops == 2 else _fact
+    return [make(i) for i in range(n)]
 
 
 def _fact(i: int) -> Fact:
     return Fact(_COMPANIES[i], 1000 + (i * 7919 + 2963) % 9000)
 
 
-def distractors_of(fact: Fact, n: int) -> list[Fact]:
+def _join(i: int) -> Join:
+    # A letter and two digits, distinct for every company: a code to carry between the halves, never a fee's digits.
+    return Join(_COMPANIES[i], _fact(i).amount, f"{chr(65 + i * 5 % 26)}{10 + (i * 37 + 11) % 90}")
+
+
+def distractors_of(fact: Fact | Join, n: int) -> list[Fact | Join]:
     """n facts of the same shape about the companies after fact's (cyclically): each names another company and
-    another fee, so a selection that keeps the wrong one gives a plausible wrong answer rather than none."""
+    another fee (and, for a join, another tariff), so a selection that keeps the wrong one gives a plausible wrong
+    answer rather than none."""
     if not 0 <= n < len(_COMPANIES):
         raise EngineError(f"distractors must be between 0 and {len(_COMPANIES) - 1}, got {n}")
     first = _COMPANIES.index(fact.company)
-    return [_fact((first + 1 + i) % len(_COMPANIES)) for i in range(n)]
+    make = _join if isinstance(fact, Join) else _fact
+    return [make((first + 1 + i) % len(_COMPANIES)) for i in range(n)]
+
+
+def depth_pairs(depths: Sequence[float]) -> list[tuple[float, float]]:
+    """Join mode's depths: the first half at the first depth, the second at each later one, so the distance between
+    the halves grows across the grid while the first half stays put."""
+    return [(depths[0], d) for d in depths[1:]]
 
 
 # How a setting's anchor layers are chosen (run_settings.ANCHORS), and the suffix that names it: "+cal" on the model's
@@ -173,8 +233,17 @@ def planted_prompt(
     """Prompt ids of at most `length` tokens: the haystack cut to fit, the fact at the paragraph break
     nearest `depth`, each distractor at the break nearest its own depth (spread evenly around the fact's, see
     _distractor_depths), then the question. Returns (ids, the fact's depth in the prompt's tokens)."""
-    ids, where, _ = _planted(lm, haystack, fact, length, depth, distractors)
-    return ids, where
+    ids, where, _ = _planted(lm, haystack, fact, length, (depth,), distractors)
+    return ids, where[0] / len(ids)
+
+
+def planted_join(
+    lm, haystack: str, join: Join, length: int, depths: tuple[float, float], distractors: Sequence[Join] = ()
+) -> tuple[list[int], tuple[int, int]]:
+    """planted_prompt for a join: its halves at the breaks nearest the two depths, each distractor's halves spread
+    around them. Returns (ids, the token offsets at which the two halves start)."""
+    ids, where, _ = _planted(lm, haystack, join, length, depths, distractors)
+    return ids, (where[0], where[1])
 
 
 def planted_with_prefix(
@@ -182,28 +251,31 @@ def planted_with_prefix(
 ) -> tuple[list[int], int]:
     """planted_prompt's ids, and how many of them a cached prefix holds: the tokens the prompt shares with the same
     documents asked about another company, as a run's cached prefix is what its probes' prompts share."""
-    ids, _, body = _planted(lm, haystack, fact, length, depth, distractors)
+    ids, _, body = _planted(lm, haystack, fact, length, (depth,), distractors)
     return ids, _prefix_length(lm, ids, body, fact, distractors)
 
 
-def _prefix_length(lm, ids: list[int], body: str, fact: Fact, distractors: Sequence[Fact]) -> int:
+def _prefix_length(lm, ids: list[int], body: str, fact: Fact | Join, distractors: Sequence[Fact | Join]) -> int:
     from engine.model.generate import encode_prompt
     from engine.strategies.prefix import shared_prefix_length
 
-    other = next(f for f in (*distractors, *facts(len(_COMPANIES))) if f.company != fact.company)
+    hops = len(fact.sentences)
+    other = next(f for f in (*distractors, *facts(len(_COMPANIES), hops)) if f.company != fact.company)
     other_ids = encode_prompt(lm, f"{body}\n\n{other.question}") + _start_ids(lm, other)
     return shared_prefix_length([ids, other_ids])
 
 
-def _planted(lm, haystack: str, fact: Fact, length: int, depth: float, distractors: Sequence[Fact]):
-    """(ids, the fact's depth in the prompt's tokens, the documents' text with every fact planted)."""
+def _planted(lm, haystack: str, fact: Fact | Join, length: int, depths: Sequence[float],
+             distractors: Sequence[Fact | Join]):
+    """(ids, the token offset at which each of the fact's sentences starts, the documents' text with every fact
+    planted). depths: one per sentence of the fact (Fact.sentences)."""
     from engine.model.generate import encode_prompt
 
     tok = lm.tokenizer
     hay_ids = tok(haystack, add_special_tokens=False)["input_ids"]
     start = _start_ids(lm, fact)
-    planted = [(depth, fact), *zip(_distractor_depths(depth, len(distractors)), distractors)]
-    sentences = "\n\n".join(f.sentence for _, f in planted)
+    planted = _placements(fact, depths, distractors)
+    sentences = "\n\n".join(sentence for _, sentence in planted)
     overhead = len(encode_prompt(lm, f"{sentences}\n\n{fact.question}")) + len(start) + 8 * len(planted)
     room = length - overhead
     if room < 64:
@@ -212,21 +284,33 @@ def _planted(lm, haystack: str, fact: Fact, length: int, depth: float, distracto
         raise EngineError(f"the documents hold {len(hay_ids)} tokens; a {length}-token prompt needs {room}")
     for _ in range(4):  # re-tokenising the joined text can differ by a few tokens: trim until it fits
         cut = tok.decode(hay_ids[:room])
-        body, before = _plant(cut, planted, fact)
+        body, befores = _plant(cut, planted, fact.sentences)
         ids = encode_prompt(lm, f"{body}\n\n{fact.question}") + start
         if len(ids) <= length:
-            return ids, len(encode_prompt(lm, before)) / len(ids), body
+            return ids, [len(encode_prompt(lm, before)) for before in befores], body
         room -= len(ids) - length
     raise EngineError(f"could not fit the prompt into {length} tokens")
 
 
-def _plant(text: str, planted: Sequence[tuple[float, Fact]], asked: Fact) -> tuple[str, str]:
-    """text with each fact's sentence at the break nearest its depth; returns (that text, the part before the
-    asked fact). Facts go in from the end backwards, so the break positions not yet used stay valid."""
-    at = sorted(((_break_near(text, d), f) for d, f in planted), key=lambda p: p[0], reverse=True)
-    for i, fact in at:
-        text = f"{text[:i].rstrip()}\n\n{fact.sentence}\n\n{text[i:].lstrip()}"
-    return text, text[: text.index(asked.sentence)].rstrip()
+def _placements(
+    fact: Fact | Join, depths: Sequence[float], distractors: Sequence[Fact | Join]
+) -> list[tuple[float, str]]:
+    """(depth, sentence) for every sentence planted: the fact's at its depths, then each distractor's k-th sentence
+    spread around the fact's k-th, so look-alikes of each half sit before and after it."""
+    placed = list(zip(depths, fact.sentences, strict=True))
+    for k, depth in enumerate(depths):
+        spread = _distractor_depths(depth, len(distractors))
+        placed += [(d, other.sentences[k]) for d, other in zip(spread, distractors)]
+    return placed
+
+
+def _plant(text: str, planted: Sequence[tuple[float, str]], asked: Sequence[str]) -> tuple[str, list[str]]:
+    """text with each sentence at the break nearest its depth; returns (that text, the part before each asked
+    sentence). Sentences go in from the end backwards, so the break positions not yet used stay valid."""
+    at = sorted(((_break_near(text, d), sentence) for d, sentence in planted), key=lambda p: p[0], reverse=True)
+    for i, sentence in at:
+        text = f"{text[:i].rstrip()}\n\n{sentence}\n\n{text[i:].lstrip()}"
+    return text, [text[: text.index(sentence)].rstrip() for sentence in asked]
 
 
 def _distractor_depths(depth: float, n: int) -> list[float]:
@@ -235,7 +319,7 @@ def _distractor_depths(depth: float, n: int) -> list[float]:
     return [(depth + (i + 1) / (n + 1)) % 1 for i in range(n)]
 
 
-def _start_ids(lm, fact: Fact) -> list[int]:
+def _start_ids(lm, fact: Fact | Join) -> list[int]:
     return lm.tokenizer(fact.answer_start, add_special_tokens=False)["input_ids"]
 
 
@@ -258,10 +342,11 @@ def _find_all(text: str, sep: str) -> list[int]:
 
 
 def check_grid(
-    settings: Sequence[Setting], lengths: Sequence[int], depths: Sequence[float], n_facts: int, distractors: int = 0
+    settings: Sequence[Setting], lengths: Sequence[int], depths: Sequence[float], n_facts: int, distractors: int = 0,
+    hops: int = 1,
 ) -> None:
     """Everything about a grid that needs no model, so a command can refuse it before loading one."""
-    facts(n_facts)
+    facts(n_facts, hops)
     distractors_of(facts(1)[0], distractors)
     if not settings or not lengths or not depths:
         raise EngineError("a grid needs at least one setting, one length and one depth")
@@ -273,6 +358,16 @@ def check_grid(
     for depth in depths:
         if not 0 <= depth <= 1:
             raise EngineError(f"depths are shares of the text, between 0 and 1; got {depth}")
+    if hops == 2 and (len(depths) < 2 or any(d <= depths[0] for d in depths[1:])):
+        raise EngineError(
+            f"--hops 2 plants each fact's first half at the first depth and its second half at each later one, so it "
+            f"needs two depths or more, each later one deeper than the first; got {','.join(f'{d:g}' for d in depths)}"
+        )
+
+
+def _cells(depths: Sequence[float], hops: int) -> list[tuple[float, ...]]:
+    """The depths of each cell's prompts, one per sentence of a fact."""
+    return depth_pairs(depths) if hops == 2 else [(d,) for d in depths]
 
 
 def run_grid(
@@ -285,13 +380,15 @@ def run_grid(
     progress: Callable[[str], None] = lambda message: None,
     partial: Callable[[dict], None] = lambda report: None,
     distractors: int = 0,
+    hops: int = 1,
 ) -> dict:
     """Every setting on every (length, depth, fact) prompt; the report as JSON-ready data.
 
     distractors: facts of the same shape about other companies planted in the same prompt, spread around the
-    asked one. Lengths run in the order given; `partial` gets the report so far after each prompt, so a long grid
-    that is stopped still leaves what it measured."""
-    check_grid(settings, lengths, depths, n_facts, distractors)
+    asked one. hops 2: each fact in two halves (Join), the first at depths[0] and the second at each later depth.
+    Lengths run in the order given; `partial` gets the report so far after each prompt, so a long grid that is
+    stopped still leaves what it measured."""
+    check_grid(settings, lengths, depths, n_facts, distractors, hops)
     for length in lengths:
         if length + ANSWER_TOKENS > lm.max_positions:
             raise EngineError(
@@ -303,10 +400,10 @@ def run_grid(
     rows = []
     started = time.time()
     for length in lengths:
-        for depth in depths:
-            for fact in facts(n_facts):
+        for cell in _cells(depths, hops):
+            for fact in facts(n_facts, hops):
                 others = distractors_of(fact, distractors)
-                ids, where, body = _planted(lm, haystack, fact, length, depth, others)
+                ids, where, body = _planted(lm, haystack, fact, length, cell, others)
                 cached = any(s.cached for s in settings)
                 prefix = _prefix_length(lm, ids, body, fact, others) if cached else None
                 for s in settings:
@@ -315,7 +412,7 @@ def run_grid(
                     result = _ask(lm, ids, cfg, prefix if s.cached else None)
                     costs = ledger.call_costs(shape, cfg, len(ids), result.decode_forwards)
                     rows.append({
-                        "setting": s.name, "length": length, "depth": depth, "fact_depth": round(where, 4),
+                        "setting": s.name, "length": length, **_placement_fields(cell, where, len(ids)),
                         "prompt_tokens": len(ids), "company": fact.company, "answer": str(fact.amount),
                         "distractors": {f.company: f.amount for f in others},
                         "text": result.text, "correct": fact.answered_by(result.text),
@@ -330,10 +427,22 @@ def run_grid(
                         "anchor_layers": list(cfg.anchor_layers) if cfg.anchor_layers else None,
                     })
                     verdict = "right" if rows[-1]["correct"] else "wrong"
-                    progress(f"{length} tokens, depth {depth:g}, {s.name}: {verdict} ({result.text.strip()[:24]!r})")
-                partial({**_report(lm, documents, settings, lengths, depths, n_facts, distractors, anchors, rows, started),
-                         "partial": True})
-    return _report(lm, documents, settings, lengths, depths, n_facts, distractors, anchors, rows, started)
+                    where_text = " and ".join(f"{d:g}" for d in cell)
+                    progress(f"{length} tokens, depth {where_text}, {s.name}: {verdict} "
+                             f"({result.text.strip()[:24]!r})")
+                partial({**_report(lm, documents, settings, lengths, depths, n_facts, distractors, hops, anchors, rows,
+                                   started), "partial": True})
+    return _report(lm, documents, settings, lengths, depths, n_facts, distractors, hops, anchors, rows, started)
+
+
+def _placement_fields(cell: tuple[float, ...], where: Sequence[int], tokens: int) -> dict:
+    """A row's depths: the fact's (for a join, its second half's, where the fee is) as asked and in the prompt's
+    tokens; for a join also the first half's and the distance between the halves, as a share and in tokens."""
+    fields = {"depth": cell[-1], "fact_depth": round(where[-1] / tokens, 4)}
+    if len(cell) == 2:
+        fields.update({"first_depth": cell[0], "first_fact_depth": round(where[0] / tokens, 4),
+                       "distance": round(cell[1] - cell[0], 4), "distance_tokens": where[1] - where[0]})
+    return fields
 
 
 def _ask(lm, ids: list[int], cfg: AttentionConfig, prefix_tokens: int | None):
@@ -347,12 +456,14 @@ def _ask(lm, ids: list[int], cfg: AttentionConfig, prefix_tokens: int | None):
     return generate_from(lm, prefill_prefix(lm, ids[:prefix_tokens], cfg), ids[prefix_tokens:], ANSWER_TOKENS)
 
 
-def _report(lm, documents, settings, lengths, depths, n_facts, distractors, anchors, rows, started) -> dict:
+def _report(lm, documents, settings, lengths, depths, n_facts, distractors, hops, anchors, rows, started) -> dict:
+    joins = {"depth_pairs": [list(p) for p in depth_pairs(depths)],
+             "distances": [round(b - a, 4) for a, b in depth_pairs(depths)]} if hops == 2 else {}
     return {
         "model": lm.name, "device": f"{lm.device} ({platform.processor() or platform.machine()})",
         "date": time.strftime("%Y-%m-%d", time.gmtime()), "seconds": round(time.time() - started, 1),
         "documents": [d.name for d in documents], "lengths": list(lengths), "depths": list(depths),
-        "facts_per_cell": n_facts, "distractors_per_prompt": distractors,
+        "facts_per_cell": n_facts, "distractors_per_prompt": distractors, "hops": hops, **joins,
         "settings": [{"name": s.name, **asdict(s), "base": asdict(s.base)} for s in settings],
         "anchor_layers": {name: list(layers) for name, layers in anchors.items()},
         "rows": rows, "summary": summarise(rows),
@@ -384,7 +495,8 @@ def _prompt_anchors(lm, setting: Setting, ids: list[int]) -> tuple[int, ...] | N
 
 
 def summarise(rows: Sequence[dict]) -> dict:
-    """Per setting: accuracy overall, per depth, per length and per cell; mean recall and FLOPs."""
+    """Per setting: accuracy overall, per depth, per length and per cell; mean recall and FLOPs; for joins also per
+    distance between the halves (_by_distance)."""
     by_setting: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_setting[r["setting"]].append(r)
@@ -404,8 +516,25 @@ def summarise(rows: Sequence[dict]) -> dict:
             "distractor_answers": sum(bool(r.get("distractor_answered")) for r in rs) / len(rs),
             "flops": sum(r["flops"] for r in rs) / len(rs),
             "prompts": len(rs),
+            **_by_distance(rs, lengths),
         }
     return out
+
+
+def _by_distance(rs: Sequence[dict], lengths: Sequence[int]) -> dict:
+    """A join's accuracy per distance between its halves (a share of the context), overall and per length, with the
+    mean distance in tokens of each (length, distance) cell; nothing for rows without halves."""
+    distances = sorted({r["distance"] for r in rs if "distance" in r})
+    if not distances:
+        return {}
+    cells = {(n, d): cell for n in lengths for d in distances
+             if (cell := [r for r in rs if r["length"] == n and r.get("distance") == d])}
+    return {
+        "by_distance": {str(d): _share([r for r in rs if r.get("distance") == d]) for d in distances},
+        "distance_cells": {f"{n}@{d}": _share(cell) for (n, d), cell in cells.items()},
+        "distance_tokens": {f"{n}@{d}": round(sum(r["distance_tokens"] for r in cell) / len(cell))
+                            for (n, d), cell in cells.items()},
+    }
 
 
 def _share(rs: Sequence[dict]) -> float:

@@ -26,6 +26,10 @@ from engine.cli import main
         (["--depths", "0.5,1.2"], "between 0 and 1; got 1.2"),
         (["--lengths", "100"], "lengths start at 256"),
         (["--docs", "/no/such/file.txt"], "does not exist"),
+        (["--hops", "3"], "--hops is 1 (each fact in one sentence) or 2 (each fact in two halves), got 3"),
+        (["--hops", "0"], "--hops is 1 (each fact in one sentence) or 2 (each fact in two halves), got 0"),
+        (["--hops", "2", "--depths", "0.5"], "needs two depths or more, each later one deeper than the first"),
+        (["--hops", "2", "--depths", "0.5,0.3"], "each later one deeper than the first; got 0.5,0.3"),
     ],
 )
 def test_it_rejects_bad_grid_settings(capsys, tmp_path, flags, message):
