@@ -1,7 +1,7 @@
 """When should "search, then whole documents if needed" escalate? The routing step's wordings, measured per model.
 
 Usage: .venv/bin/python benchmarks/route_wording.py [--model NAME] [--sets sample,heldout] [--json PATH]
-       [--sample-report COMPARE.json]
+       [--sample-report COMPARE.json] [--wordings none,only_if,plain]
 
 Self-Route pays only when the search answers most questions itself and escalates the rest. On held-out licence texts
 the routing step's "If the text does not say, answer NONE." made the default model say NONE to every question,
@@ -10,7 +10,8 @@ though the search without it answered all four: it escalated 4 of 4 and ended at
 Each set is run first as the product runs it (engine.strategies.compare.compare at the run defaults, anchors
 calibrated on the documents): "retrieval" and "full_index_share", each question's answer and whether it is right.
 --sample-report reads those from a report of `python -m engine compare` on the sample set instead (one with both
-strategies, the same model and the defaults), so that a per-kind run of the sample is not run twice.
+strategies, the same model and the defaults), so that a per-kind run of the sample is not run twice; where it has
+a routed strategy, that is the "none" wording's routing call (`given`). --wordings measures only those named.
 Then every question's search (the same chunks, the same BM25 search) is asked once more in each wording of
 engine.strategies.routing.INSTRUCTIONS, with dense attention and greedy decoding, as the routed strategy's first
 call is ("plain" is the retrieval strategy's own call: its answer is reused). Each wording gives two rules (RULES):
@@ -111,7 +112,7 @@ def heldout_set(seed: int = 20261207) -> tuple[list[DocumentText], list[ProbeQue
 SETS = {"sample": sample_set, "heldout": heldout_set}
 
 
-def run_set(lm, name: str, report: dict | None) -> dict:
+def run_set(lm, name: str, report: dict | None, wordings: list[str]) -> dict:
     documents, probes = SETS[name]()
     work = ComparisonWork(documents=documents, probes=probes, strategies=("retrieval", "full_index_share"),
                           diagnostics=False)
@@ -121,21 +122,31 @@ def run_set(lm, name: str, report: dict | None) -> dict:
         raise SystemExit(f"the report given for {name} asked other questions")
     index = retrieval.Index(split_documents(documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap))
     rows = []
-    for probe, searched, whole in zip(probes, report["strategies"]["retrieval"]["probes"],
-                                      report["strategies"]["full_index_share"]["probes"], strict=True):
+    for i, (probe, searched, whole) in enumerate(zip(probes, report["strategies"]["retrieval"]["probes"],
+                                                     report["strategies"]["full_index_share"]["probes"], strict=True)):
         found = index.search(probe.question, work.retrieval_chunks, work.retrieval_tokens).chunks
-        answers = {wording: ask(lm, found, probe.question, instruction) if instruction else searched["output"]
-                   for wording, instruction in routing.INSTRUCTIONS.items()}
+        answers = {wording: given(report, "routed", i) if wording == "none" and "routed" in report
+                   else ask(lm, found, probe.question, instruction) if instruction else searched["output"]
+                   for wording, instruction in routing.INSTRUCTIONS.items() if wording in wordings}
         row = {"question": probe.question, "kind": probe.kind, "expected": probe.answer,
                "search_right": searched["correct"], "whole_right": whole["correct"], "answers": answers}
         for rule, route in RULES.items():
+            if route.wording not in wordings:
+                continue
             answer = answers[route.wording]
             escalates = route.escalates(answer, found)
             row[rule] = {"escalates": escalates,
                          "right": whole["correct"] if escalates else is_correct(answer, probe.answer)}
         rows.append(row)
         print(f"{name}: {len(rows)}/{len(probes)}", file=sys.stderr, flush=True)
-    return {"documents": report["documents"], "rows": rows, "summary": summarise(rows)}
+    return {"documents": report["documents"], "rows": rows, "summary": summarise(rows, wordings)}
+
+
+def given(report: dict, strategy: str, i: int) -> str:
+    """The routing call's answer as a routed run with Self-Route's wording gave it: its own where it kept it, "NONE"
+    where it escalated (the call said NONE; its words are not kept, and every rule escalates it alike)."""
+    answer = report["strategies"][strategy]["probes"][i]
+    return "NONE" if answer["escalated"] else answer["output"]
 
 
 def ask(lm, found, question: str, instruction: str) -> str:
@@ -143,13 +154,14 @@ def ask(lm, found, question: str, instruction: str) -> str:
     return generate(lm, prompts.retrieval_prompt(lm, found, question, instruction), DENSE, ANSWER_TOKENS).text.strip()
 
 
-def summarise(rows: list[dict]) -> dict:
+def summarise(rows: list[dict], wordings: list[str]) -> dict:
     n = len(rows)
     share = lambda values: sum(values) / n  # noqa: E731
     search, whole = share(r["search_right"] for r in rows), share(r["whole_right"] for r in rows)
     return {"questions": n, "search": search, "whole": whole, "search_wrong": 1 - search,
             "rules": {rule: {"escalated": share(r[rule]["escalates"] for r in rows),
-                             "routed": share(r[rule]["right"] for r in rows)} for rule in RULES}}
+                             "routed": share(r[rule]["right"] for r in rows)}
+                      for rule, route in RULES.items() if route.wording in wordings}}
 
 
 def table(name: str, summary: dict) -> str:
@@ -166,11 +178,14 @@ def main() -> None:
     parser.add_argument("--sets", default="sample,heldout")
     parser.add_argument("--json", default=None)
     parser.add_argument("--sample-report", default=None, type=Path)
+    parser.add_argument("--wordings", default=",".join(routing.INSTRUCTIONS),
+                        help="the routing call's wordings to measure (engine.strategies.routing.INSTRUCTIONS)")
     args = parser.parse_args()
     lm = load_model(args.model)
     started = datetime.now(timezone.utc)
-    given = {"sample": json.loads(args.sample_report.read_text())} if args.sample_report else {}
-    results = {name: run_set(lm, name, given.get(name)) for name in args.sets.split(",")}
+    reports = {"sample": json.loads(args.sample_report.read_text())} if args.sample_report else {}
+    wordings = [w for w in args.wordings.split(",") if w in routing.INSTRUCTIONS]
+    results = {name: run_set(lm, name, reports.get(name), wordings) for name in args.sets.split(",")}
     for name, result in results.items():
         print(table(name, result["summary"]) + "\n")
     write_json_atomic(args.json or HERE / f"route_wording-{lm.name}.json", {

@@ -1,7 +1,8 @@
 """The plan drives the runner (issue 37): every strategy, run for real, makes exactly the calls run_plan planned, in
 the planned attention mode and with the planned prompt's token count; only a reduce's prompt, made from the chunks'
-answers, is shorter than its planned longest, and routed's escalations are made only where its search said NONE. The
-plan is the core's call plan per question (what the planning projects with), and progress counts the plan."""
+answers, is shorter than its planned longest, and routed's escalations are made only where its route escalated the
+search's answer. The plan is the core's call plan per question (what the planning projects with), and progress
+counts the plan."""
 
 import pytest
 
@@ -57,7 +58,7 @@ def test_every_strategy_makes_the_calls_it_planned(smollm2, made):
         if strategy in plan.prefills:
             assert by_strategy.pop(f"{strategy}:prefill") == [(planned[0].mode, len(plan.prefills[strategy]))]
         escalated = [a.get("escalated", False) for a in report["strategies"][strategy]["probes"]]
-        # An escalation is made only where the search said NONE.
+        # An escalation is made only where the route escalated the search's answer (a NONE, or one not grounded).
         planned = [c for c in planned if not c.escalation or escalated.pop(0)] if strategy == "routed" else planned
         got = by_strategy.pop(strategy)
         assert [mode for mode, _ in got] == [c.mode for c in planned], strategy
