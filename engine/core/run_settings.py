@@ -6,7 +6,8 @@ comparison all read them from here.
   full_<mode>_cached  the same calls, continuing from the documents' keys and values, prefilled once per run.
   chunked      map-reduce: every chunk is asked, then one more call reduces the chunks' answers.
   retrieval    BM25 over the same chunks; one call with the best of them and the question.
-  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, and where it answers NONE, the
+  routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, and where the model's route escalates its
+               answer (a NONE, or one the chunks found do not hold: engine.strategies.routing), the
                full_index_share call over every document.
 
 Why these defaults. The smaller model (SmolLM2-135M) holds 8,192 positions and a business's sample is a few

@@ -45,7 +45,7 @@ class PlannedCall:
     chunk: Chunk | None = None  # a chunked map call's chunk
     search: retrieval.Search | None = None  # a retrieval call's search
     route: routing.Route | None = None  # routed's search call: which of its answers escalate
-    escalation: bool = False  # routed's whole-documents call, made only where the search's answer is NONE
+    escalation: bool = False  # routed's whole-documents call, made only where the route escalates the search's answer
     continues: bool = False  # a cached strategy's question, continuing from the documents' cache
 
     @property
