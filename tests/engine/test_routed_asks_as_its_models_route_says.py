@@ -44,6 +44,7 @@ def test_a_route_given_to_the_plan_overrides_the_models_as_an_endpoint_run_gives
     assert planned["routed"].route == routing.DEFAULT
 
 
-def test_the_default_model_has_its_measured_route_and_smollm2_self_routes():
+def test_the_measured_models_have_their_routes_and_any_other_self_routes():
     assert routing.for_model("Qwen2.5-Coder-0.5B-Instruct") == routing.Route("plain", grounding=True)
-    assert routing.for_model("SmolLM2-135M-Instruct") == routing.DEFAULT
+    assert routing.for_model("SmolLM2-135M-Instruct") == routing.Route("plain", grounding=True)
+    assert routing.for_model("qwen2.5-coder-1.5b-instruct") == routing.DEFAULT
