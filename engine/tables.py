@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from engine.core import stats
-from engine.core.probes import KIND_NAMES
-
-KIND_ORDER = ("lookup", "join", "count", "absent", "kind not chosen")
+from engine.core.probes import KIND_NAMES, PLAIN_KINDS
 
 
 def comparison_table(report: dict) -> str:
@@ -57,7 +55,7 @@ def kinds_table(report: dict) -> list[str]:
     """Each strategy's right answers per kind of question, as a manager names them (lookup, join, count, absent),
     with the Wilson 95% interval; nothing where every question is of one kind (the table above says it all)."""
     ran = {name: stats.by_kind(s["probes"], KIND_NAMES) for name, s in report["strategies"].items() if "probes" in s}
-    kinds = [k for k in KIND_ORDER if any(k in cells for cells in ran.values())]
+    kinds = [k for k in PLAIN_KINDS if any(k in cells for cells in ran.values())]
     if len(kinds) < 2:
         return []
     lines = ["right answers by kind of question (95% CI):",

@@ -104,6 +104,8 @@ KINDS = ("retrieval", "cross_reference", "multi_hop", "count", "absent", "user")
 # What a manager reads: both kinds of join are one.
 KIND_NAMES = {"retrieval": "lookup", "cross_reference": "join", "multi_hop": "join", "count": "count",
               "absent": "absent", "user": "kind not chosen"}
+# The plain kinds in the order tables give them: lookup, join, count, absent, kind not chosen.
+PLAIN_KINDS = tuple(dict.fromkeys(KIND_NAMES.values()))
 FIELDS = ("question", "answer", "kind", "source", "passage")
 # How a probe that rests on several sentences keeps them: its documents "a.txt + b.txt", its passage "A … B".
 SOURCE_JOIN = " + "

@@ -7,7 +7,7 @@ from django.db import transaction
 
 from engine.core import run_settings
 from engine.core.errors import EngineError
-from engine.core.probes import KIND_NAMES
+from engine.core.probes import PLAIN_KINDS
 from workloads.comparisons import fit
 from workloads.models import GroupSweep, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
@@ -70,8 +70,7 @@ def arms(report: dict | None) -> list[dict]:
 def kinds(points: list[dict]) -> tuple[list[str], list[tuple[dict, list[dict | None]]]]:
     """Each arm's right answers per kind of question, the kinds in the order a manager reads them; none for sweeps
     from before kinds were counted."""
-    seen = [k for k in KIND_NAMES.values() if any(k in (p["quality"].get("by_kind") or {}) for p in points)]
-    kinds_in_order = list(dict.fromkeys(seen))
+    kinds_in_order = [k for k in PLAIN_KINDS if any(k in (p["quality"].get("by_kind") or {}) for p in points)]
     return kinds_in_order, [(p, [(p["quality"].get("by_kind") or {}).get(k) for k in kinds_in_order]) for p in points]
 
 

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 
 from engine.core import stats
 from engine.core.decision import in_sentence
-from engine.core.probes import KIND_NAMES
+from engine.core.probes import KIND_NAMES, PLAIN_KINDS
 from workloads.formatting import strategy as strategy_name
 from workloads.models import StrategyResult
 
 # Fewer questions of a kind than this cannot tell a strategy from the best: its gate would say so every time.
 MIN_QUESTIONS = 5
-ORDER = ("lookup", "join", "count", "absent", "kind not chosen")
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class KindTable:
-    kinds: list[str]  # the plain kinds the run's questions have, in ORDER
+    kinds: list[str]  # the plain kinds the run's questions have, in PLAIN_KINDS
     rows: list[tuple[StrategyResult, list[Cell | None]]]  # each strategy that ran, a cell per kind
     reasons: list[str]  # kinds on which `recommended` is gated or cannot be told apart
 
@@ -46,7 +45,7 @@ def table(results: Sequence[StrategyResult], gate_points: float, recommended: st
     """From the results with their answers (prefetch "answers"): a cell per strategy and kind."""
     ran = [r for r in results if not r.refused]
     answers = {r.strategy: [(KIND_NAMES.get(a.kind, a.kind), a.correct) for a in r.answers.all()] for r in ran}
-    kinds = [k for k in ORDER if any(kind == k for pairs in answers.values() for kind, _ in pairs)]
+    kinds = [k for k in PLAIN_KINDS if any(kind == k for pairs in answers.values() for kind, _ in pairs)]
     gates = {}
     for kind in kinds:
         right = {s: [c for k, c in pairs if k == kind] for s, pairs in answers.items()}
