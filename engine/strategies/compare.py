@@ -16,7 +16,8 @@ documents' own cache in the cached strategies):
                attention: chunks are short); reduce: one more call that sees the
                question and the chunk answers that are not NONE, and gives the answer.
                The subject guard (engine.strategies.subject_guard) first drops the answers of
-               chunks whose document does not name what the question names.
+               chunks whose document does not name what the question names, unless it would
+               drop them all (a join's answer in a document that does not name its subject).
   retrieval    BM25 over the same chunks (engine.strategies.retrieval), then one dense call with
                the chunks the search picks, in document order, and the question.
   routed       Self-Route (Li et al., EMNLP 2024): the retrieval call, worded as the
@@ -292,8 +293,12 @@ def _answer_chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion,
 
 def guarded_map(ask: Callable[[int, PlannedCall], str], work: ComparisonWork, probe: ProbeQuestion,
                 maps: Sequence[PlannedCall]) -> tuple[list[str], list[dict]]:
-    """Ask every chunk (`ask(j, call)` for the j-th map call) and keep the answers that are not NONE, apart from
-    those the subject guard drops: the chunk's document does not name what the question names."""
+    """Ask every chunk (`ask(j, call)` for the j-th map call); return the answers the reduce reads and those the
+    subject guard dropped. The reduce reads the answers that are not NONE, apart from those the guard drops (the
+    chunk's document does not name what the question names) or, where it drops every one, those it dropped: a
+    join's answer often stands in a document that does not name the question's subject (the replacement's order
+    number in the support chat, asked of the goods truck NW-118 carried, which only the incident report names).
+    Measured (benchmarks/join_strategies.py, "fallback"): see benchmarks/README.md, "Strategies that join"."""
     texts = {d.name: d.text for d in work.documents}
     telling = subject_guard.telling_names(probe.question, texts.values())
     found, dropped = [], []
@@ -305,7 +310,7 @@ def guarded_map(ask: Callable[[int, PlannedCall], str], work: ComparisonWork, pr
                 dropped.append({"chunk": prompts.header(call.chunk), "answer": answer, "document_lacks": lacks})
             else:
                 found.append(answer)
-    return found, dropped
+    return found or [d["answer"] for d in dropped], dropped
 
 
 def _diagnose(lm, work: ComparisonWork, results: dict[str, StrategyTally]) -> None:

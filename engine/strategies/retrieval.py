@@ -13,6 +13,18 @@ removed, and no stemmer (a stemmer would be one more dependency, PyStemmer, for 
 their subject). Question words the chunks never use are dropped, and a question left with none scores every
 chunk 0: ties keep the chunks' document order.
 
+A question that names its subject ("What monthly fee does Ilvesta Tiles pay?") is searched with the sentences that
+name it added (`subject_query`): a join's halves are a sentence that names the subject and one that does not ("Ilvesta
+Tiles is billed under tariff T-17." early in one document, "The monthly fee under tariff T-17 is 5075 euros." late in
+another), and the question's own words find the first half and every look-alike of the second. The subject's
+sentence carries the bridge ("T-17") into the search. It is the issue's "retrieve for every entity the question
+names", chosen by measurement over searching again with the first call's answer (ITER-RETGEN), which costs a second
+call and follows a wrong first answer (benchmarks/join_strategies.py): on held-out licence texts with four joins
+planted, both halves were found for 2 of 4 joins by the question alone and 4 of 4 with the subject's sentences, at no
+extra call. A name is the subject guard's (engine.strategies.subject_guard.names), one some sentence gives; a name
+more than SUBJECT_SENTENCES sentences give ("Northwind" in Northwind's own documents) is the documents' topic rather
+than a subject, and its sentences would drown the question, so it adds none.
+
 How many chunks a question gets is engine.core.call_plan.retrieved's rule, which the planning projects with: `count`
 when it is set (above 0), else as many of the best-ranked as fit `budget` tokens together, and one at least. They
 go to the model in document order, not rank order, so that text that runs on from one chunk into the next still
@@ -22,6 +34,7 @@ reads in order.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,8 +42,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.core.call_plan import retrieved
-from engine.strategies.chunking import Chunk
 from engine.core.probes import PASSAGE_JOIN, SOURCE_JOIN, ProbeQuestion
+from engine.strategies import subject_guard
+from engine.strategies.chunking import Chunk
+
+# A name given by more sentences than this is the documents' topic, not a question's subject (see the docstring).
+SUBJECT_SENTENCES = 3
+# Sentences end at ., ! or ? before a space, or at a paragraph break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,9 @@ class Index:
         self._bm25 = bm25s.BM25()
         self._bm25.index(self._tokenizer.tokenize([c.text for c in self.chunks], return_as="tuple",
                                                   show_progress=False), show_progress=False)
+        # Overlapping chunks repeat sentences: each is kept once.
+        self.sentences = list(dict.fromkeys(s.strip() for c in self.chunks for s in _SENTENCE_END.split(c.text)
+                                            if s.strip()))
         # A search is one thread's work, so its process CPU time is the time it holds the machine: it is not
         # divided by torch's threads as the Meter divides a forward pass's.
         self.cpu_seconds = time.process_time() - start
@@ -71,12 +93,24 @@ class Index:
         return list(np.argsort(-scores, kind="stable"))
 
     def search(self, question: str, count: int, budget: int) -> Search:
-        """The chunks for `question`: `count` of them if count > 0, else the best that fit `budget` tokens."""
+        """The chunks for `question`, searched with its subject's sentences (`subject_query`): `count` of them if
+        count > 0, else the best that fit `budget` tokens."""
         start = time.process_time()
-        ranking = self.ranked(question)
+        ranking = self.ranked(self.subject_query(question))
         chosen = retrieved([self.chunks[i].n_tokens for i in ranking], count, budget)
         positions = sorted(ranking[:chosen])
         return Search([self.chunks[i] for i in positions], time.process_time() - start)
+
+
+    def subject_query(self, question: str) -> str:
+        """The question, then the sentences that give each name it names, for the names at most SUBJECT_SENTENCES
+        sentences give."""
+        added: list[str] = []
+        for name in subject_guard.names(question):
+            giving = [s for s in self.sentences if not subject_guard.missing(s, [name])]
+            if len(giving) <= SUBJECT_SENTENCES:
+                added += giving
+        return " ".join([question, *dict.fromkeys(added)])
 
 
 def retrieved_source(probe: ProbeQuestion, chunks: Sequence[Chunk]) -> bool | None:

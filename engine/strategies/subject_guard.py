@@ -9,7 +9,9 @@ it is once the customer's name is a page back.
 So the guard reads the workload, not the model. The question's names are its runs of capitalised words after the
 first word ("Harbor Lane Bakery", "Northwind"), and a name counts where some document of the workload gives it
 (a name no document gives, "Celsius" where the text writes °C, tells no document from another). An answer from a
-document that lacks one of those names is dropped before the reduce call, and the report keeps it with the reason.
+document that lacks one of those names is dropped before the reduce call, and the report keeps it with the reason,
+unless every answer would be dropped: then the reduce reads them (engine.strategies.compare.guarded_map), since a
+join's answer may stand only in a document that does not name the question's subject.
 
 Limits, said plainly: a question that names nothing is not guarded; two customers in one document are not told
 apart; a document that calls its customer only "the Customer" loses its answers to a question that names it.

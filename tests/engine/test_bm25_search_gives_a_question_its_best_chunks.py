@@ -43,3 +43,28 @@ def test_a_question_of_unknown_words_keeps_document_order():
 def test_it_refuses_to_index_nothing():
     with pytest.raises(ValueError, match="no chunks"):
         Index([])
+
+
+JOIN = [
+    "Ilvesta Tiles is billed under tariff T-17.",
+    "The monthly fee under tariff T-42 is 1865 euros.",
+    "The monthly fee under tariff T-08 is 2440 euros.",
+    "Deliveries arrive at the storage room on Tuesdays.",
+    "The monthly fee under tariff T-17 is 5075 euros.",
+]
+JOIN_CHUNKS = [Chunk("doc.txt", i, text, n_tokens=100, start=0) for i, text in enumerate(JOIN)]
+
+
+def test_a_question_that_names_its_subject_is_searched_with_the_subjects_sentences():
+    """The question's words find the subject's half and the look-alike fee lines; the subject's sentence carries the
+    bridge (T-17) to the other half."""
+    index = Index(JOIN_CHUNKS)
+    question = "What monthly fee does Ilvesta Tiles pay?"
+    assert 4 not in index.ranked(question)[:3]
+    assert index.subject_query(question) == f"{question} Ilvesta Tiles is billed under tariff T-17."
+    assert [c.index for c in index.search(question, count=2, budget=0).chunks] == [0, 4]
+
+
+def test_a_name_the_documents_give_everywhere_adds_nothing():
+    chunks = [Chunk("doc.txt", i, f"Northwind runs route {i}. It is on time.", 10, 0) for i in range(5)]
+    assert Index(chunks).subject_query("Which route does Northwind run?") == "Which route does Northwind run?"
