@@ -53,7 +53,7 @@ from benchmarks.machine import cpu_model  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.core.documents import DocumentText, read_documents  # noqa: E402
 from engine.core.jsonfile import write_json_atomic  # noqa: E402
-from engine.core.probes import ProbeQuestion, is_correct, load_probes  # noqa: E402
+from engine.core.probes import PASSAGE_JOIN, SOURCE_JOIN, ProbeQuestion, is_correct, load_probes  # noqa: E402
 from engine.core.run_settings import ANSWER_TOKENS  # noqa: E402
 from engine.model.generate import generate  # noqa: E402
 from engine.model.loader import load_model  # noqa: E402
@@ -101,9 +101,13 @@ def heldout_set(seed: int = 20261207) -> tuple[list[DocumentText], list[ProbeQue
         plant(names[i % 2], f"The annual licence fee for {company} is {fee} euros, payable each January.", (0.1, 0.9))
         probes.append(ProbeQuestion(f"What is the annual licence fee for {company}?", fee, "retrieval"))
     for i, (company, tariff, fee) in enumerate(JOINS):
-        plant(names[i % 2], f"{company} is billed under tariff {tariff}.", (0.05, 0.3))
-        plant(names[(i + 1) % 2], f"The monthly fee under tariff {tariff} is {fee} euros.", (0.6, 0.95))
-        probes.append(ProbeQuestion(f"What monthly fee does {company} pay?", fee, "multi_hop"))
+        halves = {names[i % 2]: f"{company} is billed under tariff {tariff}.",
+                  names[(i + 1) % 2]: f"The monthly fee under tariff {tariff} is {fee} euros."}
+        for (name, sentence), where in zip(halves.items(), [(0.05, 0.3), (0.6, 0.95)], strict=True):
+            plant(name, sentence, where)
+        # Both halves kept, so that a search's recall can say whether it found both.
+        probes.append(ProbeQuestion(f"What monthly fee does {company} pay?", fee, "multi_hop",
+                                    SOURCE_JOIN.join(halves), PASSAGE_JOIN.join(halves.values())))
     for company in ABSENT:
         probes.append(ProbeQuestion(f"What is the annual licence fee for {company}?", "not stated", "absent"))
     return [DocumentText(name, "\n\n".join(paragraphs)) for name, paragraphs in texts.items()], probes

@@ -18,10 +18,11 @@ name it added (`subject_query`): a join's halves are a sentence that names the s
 Tiles is billed under tariff T-17." early in one document, "The monthly fee under tariff T-17 is 5075 euros." late in
 another), and the question's own words find the first half and every look-alike of the second. The subject's
 sentence carries the bridge ("T-17") into the search. It is the issue's "retrieve for every entity the question
-names", chosen by measurement over searching again with the first call's answer (ITER-RETGEN), which costs a second
-call and follows a wrong first answer (benchmarks/join_strategies.py): on held-out licence texts with four joins
-planted, both halves were found for 2 of 4 joins by the question alone and 4 of 4 with the subject's sentences, at no
-extra call. A name is the subject guard's (engine.strategies.subject_guard.names), one some sentence gives; a name
+names", chosen by measurement (benchmarks/join_strategies.py) over searching again with the first call's answer
+(ITER-RETGEN), which never searched anywhere new: the model reads its answer in the chunks it was given, so the
+answer's words find them again. On held-out licence texts with four joins planted, both halves were found for 2 of 4
+joins by the question alone and 4 of 4 with the subject's sentences, and the model answered 3 against 1, at no extra
+call. A name is the subject guard's (engine.strategies.subject_guard.names), one some sentence gives; a name
 more than SUBJECT_SENTENCES sentences give ("Northwind" in Northwind's own documents) is the documents' topic rather
 than a subject, and its sentences would drown the question, so it adds none.
 
@@ -100,7 +101,6 @@ class Index:
         chosen = retrieved([self.chunks[i].n_tokens for i in ranking], count, budget)
         positions = sorted(ranking[:chosen])
         return Search([self.chunks[i] for i in positions], time.process_time() - start)
-
 
     def subject_query(self, question: str) -> str:
         """The question, then the sentences that give each name it names, for the names at most SUBJECT_SENTENCES
