@@ -51,7 +51,7 @@ wait_passively()  # before torch loads (engine/core/openmp.py)
 
 import torch  # noqa: E402
 
-from benchmarks.machine import cpu_model  # noqa: E402
+from benchmarks.machine import provenance  # noqa: E402
 from benchmarks.route_wording import heldout_set, sample_set  # noqa: E402
 from benchmarks.chunk_prompt import DISTRACTOR  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
@@ -217,10 +217,8 @@ def main() -> None:
         results[name] = run_set(lm, name, [v for v in args.search.split(",") if v],
                                 [v for v in args.chunked.split(",") if v])
         print(name, results[name]["summary"])
-        write_json_atomic(args.json or HERE / f"join_strategies-{lm.name.lower()}.json", {
-            "model": lm.name, "machine": cpu_model(), "torch": torch.__version__,
-            "started": started.isoformat(timespec="seconds"),
-            "ended": datetime.now(timezone.utc).isoformat(timespec="seconds"), "sets": results})
+        write_json_atomic(args.json or HERE / f"join_strategies-{lm.name.lower()}.json",
+                          {**provenance(lm.name, torch.__version__, started), "sets": results})
 
 
 if __name__ == "__main__":

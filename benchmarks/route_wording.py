@@ -49,7 +49,7 @@ wait_passively()  # before torch loads (engine/core/openmp.py)
 
 import torch  # noqa: E402
 
-from benchmarks.machine import cpu_model  # noqa: E402
+from benchmarks.machine import provenance  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.core.documents import DocumentText, read_documents  # noqa: E402
 from engine.core.jsonfile import write_json_atomic  # noqa: E402
@@ -192,10 +192,8 @@ def main() -> None:
     results = {name: run_set(lm, name, reports.get(name), wordings) for name in args.sets.split(",")}
     for name, result in results.items():
         print(table(name, result["summary"]) + "\n")
-    write_json_atomic(args.json or HERE / f"route_wording-{lm.name}.json", {
-        "model": lm.name, "machine": cpu_model(), "torch": torch.__version__,
-        "started": started.isoformat(timespec="seconds"),
-        "ended": datetime.now(timezone.utc).isoformat(timespec="seconds"), "sets": results})
+    write_json_atomic(args.json or HERE / f"route_wording-{lm.name}.json",
+                      {**provenance(lm.name, torch.__version__, started), "sets": results})
 
 
 if __name__ == "__main__":
