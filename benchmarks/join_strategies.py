@@ -69,7 +69,6 @@ from engine.strategies.work import ComparisonWork  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DENSE = AttentionConfig(mode="dense")
-SUBJECT_SENTENCES = 3
 KINDS = ("retrieval", "cross_reference", "multi_hop", "absent")  # lookups, joins, and refusals a join must not lose
 
 PARTIAL = ("Question: {question}\nIf the text answers it, answer with its words. If it gives only part of what is "
@@ -83,6 +82,8 @@ def combine_text(question: str, parts: list[str]) -> str:
 
 
 class Runner:
+    """One set's chunks and BM25 index, and each variant's calls on them, counted in a tally."""
+
     def __init__(self, lm, documents, work: ComparisonWork):
         self.lm, self.documents, self.work = lm, documents, work
         self.chunks = split_documents(documents, lm.tokenizer, work.chunk_tokens, work.chunk_overlap)
@@ -103,8 +104,8 @@ class Runner:
                           self.work.retrieval_tokens)
         return [self.chunks[i] for i in sorted(ranking[:taken])]
 
-    def searched(self, question: str, variant: str) -> tuple[str, Counter, bool | None]:
-        """A search variant's answer, its calls, and whether its chunks held every half of the source."""
+    def searched(self, question: str, variant: str) -> tuple[str, Counter, list]:
+        """A search variant's answer, its calls, and the chunks its answer was read in."""
         tally = Counter()
         first = self.search(question, subject=variant == "subject")
         answer = self.ask(prompts.retrieval_text(first, question), tally)
