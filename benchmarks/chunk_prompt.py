@@ -89,6 +89,16 @@ WORDINGS = {
     "only": (prompts.SYSTEM, ONLY),
 }
 DISTRACTOR = HERE / "chunk_prompt_distractor"
+
+
+def distractor_probes() -> tuple[list[ProbeQuestion], dict[str, str]]:
+    """The other agreement's probes (they name Harbor Lane Bakery), and for each question the other agreement's value
+    for what it asks."""
+    rows = [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines() if line.strip()]
+    return ([ProbeQuestion(row["question"], row["answer"], row["kind"]) for row in rows],
+            {row["question"]: row["distractor"] for row in rows})
+
+
 REDUCES = {
     "before": "Question: {question}\nAnswers found in different parts of the documents:\n{listed}\n"
               "Reply with the single best answer, in the exact words given.",
@@ -181,9 +191,7 @@ def main() -> None:
     probes = [p for p in load_probes(SAMPLE / "probes.jsonl") if p.kind == "retrieval"]
     distractors = {}
     if args.distractors:  # each with the other agreement's value for what it asks
-        rows = [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines()]
-        probes = [ProbeQuestion(row["question"], row["answer"], row["kind"]) for row in rows]
-        distractors = {row["question"]: row["distractor"] for row in rows}
+        probes, distractors = distractor_probes()
     if args.gate_probes:  # 28 more single facts, whose answers are numbers, names, dates, times, places and words
         probes += [p for p in load_probes(SAMPLE / "gate-probes.jsonl") if p.kind == "retrieval"]
     start = time.perf_counter()

@@ -37,7 +37,6 @@ prompt tokens; and per set a summary by plain kind.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from datetime import datetime, timezone
@@ -53,7 +52,7 @@ import torch  # noqa: E402
 
 from benchmarks.machine import provenance  # noqa: E402
 from benchmarks.route_wording import heldout_set, sample_set  # noqa: E402
-from benchmarks.chunk_prompt import DISTRACTOR  # noqa: E402
+from benchmarks.chunk_prompt import DISTRACTOR, distractor_probes  # noqa: E402
 from engine.attention import AttentionConfig  # noqa: E402
 from engine.core.abstention import NONE, says_none  # noqa: E402
 from engine.core.jsonfile import write_json_atomic  # noqa: E402
@@ -148,13 +147,8 @@ def distractor_set() -> tuple[list[DocumentText], list[ProbeQuestion]]:
     guard is for, so what a guard that gives way must not lose."""
     documents, probes = sample_set()
     documents += read_documents(sorted(DISTRACTOR.glob("*.txt")))
-    lookups = [ProbeQuestion(row["question"], row["answer"], row["kind"]) for row in _distractor_rows()]
+    lookups, _ = distractor_probes()
     return documents, [*lookups, *(p for p in probes if p.kind == "absent")]
-
-
-def _distractor_rows() -> list[dict]:
-    """The look-alike lookups, each with the other agreement's value for what it asks (`distractor`)."""
-    return [json.loads(line) for line in (DISTRACTOR / "probes.jsonl").read_text().splitlines() if line.strip()]
 
 
 SETS = {"sample": sample_set, "heldout": heldout_set, "distractor": distractor_set}
@@ -164,7 +158,7 @@ def run_set(lm, name: str, searches: list[str], chunkeds: list[str]) -> dict:
     documents, probes = SETS[name]()
     probes = [p for p in probes if p.kind in KINDS]
     runner = Runner(lm, documents, ComparisonWork(documents=documents, probes=probes))
-    others = {row["question"]: row["distractor"] for row in _distractor_rows()} if name == "distractor" else {}
+    others = distractor_probes()[1] if name == "distractor" else {}
     rows = []
     for i, probe in enumerate(probes):
         row = {"question": probe.question, "kind": probe.kind, "expected": probe.answer}
