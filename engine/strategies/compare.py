@@ -29,6 +29,10 @@ documents' own cache in the cached strategies):
 
 Every call is planned, with its real prompt, before any runs (engine.strategies.run_plan): the runner makes those
 calls, a chunked or retrieval call that would not fit the model refuses the run first, and progress counts them.
+Each call's answer and bill (CallBill) is handed to `keep` as it completes; a call already in `answered` (under its
+key: the strategy, the question, the call's place and a digest of its prompt) is not made again but billed as it was
+measured, so that a run taken over from a dead worker continues from its first unanswered call and reports what an
+uninterrupted run would (greedy decoding: the same prompt gives the same answer).
 The strategies run interleaved, probe by probe, and the strategy that goes first
 rotates (probe i starts with strategy i mod k): on a shared machine, load that
 comes and goes then falls on every strategy alike instead of on the one that
@@ -55,10 +59,11 @@ do not count, as MLPerf counts a result only at the reference accuracy.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from engine.attention import AttentionConfig
@@ -84,6 +89,30 @@ MODES = {**FULL_MODES, "chunked": "dense", "retrieval": "dense", "routed": "dens
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, str], None]  # (calls done, calls planned, what is running)
+Keep = Callable[[str, dict], None]  # (a call's key, {"text": its answer, "bill": its CallBill's fields})
+
+
+@dataclass(frozen=True)
+class CallBill:
+    """What one call, or a cached strategy's one-off prefill, cost as measured: kept with its answer as it completes,
+    so that a run taken over from a dead worker bills a call made before the takeover as it was measured then."""
+
+    tokens_in: int
+    tokens_out: int
+    seconds: float  # what is priced: CUDA event time, or on a CPU the computed seconds
+    seconds_cpu: float | None  # on a CPU: the same computed seconds; None on CUDA
+    wall_seconds: float
+    peak_memory_bytes: int
+    flops: dict[str, float]
+    bytes: dict[str, float]
+
+    @classmethod
+    def measured(cls, tokens_in: int, tokens_out: int, parts: Sequence[Measurement], wall_seconds: float,
+                 costs: ledger.Costs) -> CallBill:
+        on_cpu = parts[0].cpu_seconds is not None
+        priced = sum(m.cpu_seconds if on_cpu else m.seconds for m in parts)
+        return cls(tokens_in, tokens_out, priced, priced if on_cpu else None, wall_seconds,
+                   max(m.peak_memory_bytes for m in parts), dict(costs.flops), dict(costs.bytes))
 
 
 @dataclass
@@ -136,35 +165,33 @@ class StrategyTally:
         """Mean priced seconds of one question's calls (a cached strategy's one-off prefill apart)."""
         return statistics.fmean(a["seconds"] for a in self.answers)
 
-    def record(self, prompt_tokens: int, result: GenerationResult, wall_seconds: float, costs: ledger.Costs) -> None:
+    def record(self, bill: CallBill) -> None:
+        """A question's call."""
         self.calls += 1
-        self.tokens_out += result.new_tokens
-        self._bill(prompt_tokens, (result.prefill, result.decode), wall_seconds, costs)
+        self._add(bill)
 
-    def record_prefill(self, prefix: PrefixCache, wall_seconds: float, costs: ledger.Costs) -> None:
+    def record_prefill(self, length: int, bill: CallBill) -> None:
         """A cached strategy's one-off prefill of the documents: not a question's call, billed once per run."""
-        self.prefix_tokens = prefix.length
-        self.prefill_seconds = self._bill(prefix.length, (prefix.prefill,), wall_seconds, costs)
+        self.prefix_tokens, self.prefill_seconds = length, bill.seconds
+        self._add(bill)
 
-    def _bill(self, tokens_in: int, parts: Sequence[Measurement], wall_seconds: float, costs: ledger.Costs) -> float:
-        """Add tokens, times, memory and FLOPs; return the seconds priced."""
-        self.tokens_in += tokens_in
-        self.wall_seconds += wall_seconds
-        if parts[0].cpu_seconds is None:
-            priced = sum(m.seconds for m in parts)
-        else:
-            priced = sum(m.cpu_seconds for m in parts)
-            self.seconds_cpu = (self.seconds_cpu or 0.0) + priced
-        self.seconds += priced
-        self.peak_memory_bytes = max(self.peak_memory_bytes, *(m.peak_memory_bytes for m in parts))
+    def _add(self, bill: CallBill) -> None:
+        self.tokens_in += bill.tokens_in
+        self.tokens_out += bill.tokens_out
+        self.seconds += bill.seconds
+        if bill.seconds_cpu is not None:
+            self.seconds_cpu = (self.seconds_cpu or 0.0) + bill.seconds_cpu
+        self.wall_seconds += bill.wall_seconds
+        self.peak_memory_bytes = max(self.peak_memory_bytes, bill.peak_memory_bytes)
         for component in ledger.COMPONENTS:
-            self.costs.flops[component] += costs.flops[component]
-            self.costs.bytes[component] += costs.bytes[component]
-        return priced
+            self.costs.flops[component] += bill.flops[component]
+            self.costs.bytes[component] += bill.bytes[component]
 
 
-def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = None) -> dict:
-    """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json)."""
+def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = None,
+            answered: Mapping[str, dict] | None = None, keep: Keep | None = None) -> dict:
+    """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json). `answered`: the
+    calls a run taken over already made, by key, as `keep` was handed them."""
     strategies = run_settings.check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
@@ -188,24 +215,26 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
         results[name].add_search(planned.index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
-    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, planned.calls))
+    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, planned.calls),
+                     answered or {}, keep or (lambda key, kept: None))
     prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
     for i, probe in enumerate(work.probes):
         for out in rotated(running, i):
             seconds, flops = out.seconds, out.costs.total_flops
             calls = planned.questions[i][out.name]
             if out.name == "chunked":
-                _answer_chunked(caller, work, probe, calls, out)
+                _answer_chunked(caller, work, probe, calls, out, i)
             elif out.name in RETRIEVAL_STRATEGIES:
-                _answer_retrieval(caller, probe, calls, out)
+                _answer_retrieval(caller, probe, calls, out, i)
             else:
                 (call,) = calls
-                answer = caller.continue_from(out, prefixes[out.name], call) if call.continues else caller(out, call)
+                answer = (caller.continue_from(out, prefixes[out.name], call, f"{i}") if call.continues
+                          else caller(out, call, f"{i}"))
                 out.answers.append(judged(probe, answer))
             out.answers[-1].update(seconds=out.seconds - seconds, flops=out.costs.total_flops - flops)
     if work.diagnostics and not planned.refused:
         _diagnose(lm, work, results)
-    return _report(lm, work, results, planned.chunks, caller.order, anchors)
+    return _report(lm, work, results, planned.chunks, caller, anchors)
 
 
 def rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTally]:
@@ -217,60 +246,95 @@ def rotated(running: list[StrategyTally], probe_index: int) -> list[StrategyTall
 
 
 class _Caller:
-    """Makes a run's planned calls one at a time: reports progress, notes whose call ran, and bills it."""
+    """Makes a run's planned calls one at a time, or takes a kept answer for one already made: reports progress,
+    notes whose call ran, and bills it."""
 
     def __init__(self, lm: LoadedModel, shape: ledger.ModelShape, attention: AttentionConfig,
-                 tick: Callable[[str], None]):
+                 tick: Callable[[str], None], answered: Mapping[str, dict], keep: Keep):
         self.lm, self.shape, self.attention, self.tick = lm, shape, attention, tick
+        self.answered, self.keep = answered, keep
         self.order: list[str] = []
+        self.made = self.reused = 0
 
-    def __call__(self, out: StrategyTally, call: PlannedCall, ids: list[int] | None = None) -> str:
+    def __call__(self, out: StrategyTally, call: PlannedCall, place: str, ids: list[int] | None = None) -> str:
         """Make the call, with its planned prompt or, for a reduce, `ids`."""
         ids = call.prompt() if ids is None else ids
         cfg = self.attention.replace(mode=call.mode)
-        self.tick(f"{run_settings.name(out.name)}: {call.what}")
-        self.order.append(out.name)
+        key = self._begin(out, call, place, ids)
+        if (kept := self.answered.get(key)) is not None:
+            return self._reuse(out, kept)
         start = time.perf_counter()
         result = generate(self.lm, ids, cfg, ANSWER_TOKENS)
-        out.record(len(ids), result, time.perf_counter() - start,
-                   ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards))
-        return result.text
+        return self._made(out, key, result, CallBill.measured(
+            len(ids), result.new_tokens, (result.prefill, result.decode), time.perf_counter() - start,
+            ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards)))
 
     def prefill(self, out: StrategyTally, ids: list[int]) -> PrefixCache:
-        """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill"."""
+        """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill". A run taken over computes the
+        cache again, which its questions need, but bills the prefill as it was first measured."""
         cfg = self.attention.replace(mode=out.mode)
         self.tick(f"{run_settings.name(out.name)}: the documents, once")
         self.order.append(f"{out.name}:prefill")
+        key = call_key(out.name, "prefill", ids)
         start = time.perf_counter()
         prefix = prefill_prefix(self.lm, ids, cfg)
-        out.record_prefill(prefix, time.perf_counter() - start,
-                           ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
+        if (kept := self.answered.get(key)) is not None:
+            bill = CallBill(**kept["bill"])
+        else:
+            bill = CallBill.measured(len(ids), 0, (prefix.prefill,), time.perf_counter() - start,
+                                     ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
+            self.keep(key, {"text": "", "bill": asdict(bill)})
+        out.record_prefill(prefix.length, bill)
         return prefix
 
-    def continue_from(self, out: StrategyTally, prefix: PrefixCache, call: PlannedCall) -> str:
+    def continue_from(self, out: StrategyTally, prefix: PrefixCache, call: PlannedCall, place: str) -> str:
         suffix = call.prompt()
-        self.tick(f"{run_settings.name(out.name)}: {call.what}")
-        self.order.append(out.name)
+        key = self._begin(out, call, place, suffix)
+        if (kept := self.answered.get(key)) is not None:
+            return self._reuse(out, kept)
         start = time.perf_counter()
         result = generate_from(self.lm, prefix, suffix, ANSWER_TOKENS)
-        out.record(len(suffix), result, time.perf_counter() - start,
-                   ledger.continuation_costs(self.shape, prefix.cfg, prefix.length, len(suffix),
-                                             result.decode_forwards))
+        return self._made(out, key, result, CallBill.measured(
+            len(suffix), result.new_tokens, (result.prefill, result.decode), time.perf_counter() - start,
+            ledger.continuation_costs(self.shape, prefix.cfg, prefix.length, len(suffix), result.decode_forwards)))
+
+    def _begin(self, out: StrategyTally, call: PlannedCall, place: str, ids: list[int]) -> str:
+        self.tick(f"{run_settings.name(out.name)}: {call.what}")
+        self.order.append(out.name)
+        return call_key(out.name, place, ids)
+
+    def _reuse(self, out: StrategyTally, kept: dict) -> str:
+        self.reused += 1
+        out.record(CallBill(**kept["bill"]))
+        return kept["text"]
+
+    def _made(self, out: StrategyTally, key: str, result: GenerationResult, bill: CallBill) -> str:
+        self.made += 1
+        self.keep(key, {"text": result.text, "bill": asdict(bill)})  # before billing: a kept call is never made twice
+        out.record(bill)
         return result.text
 
 
-def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[PlannedCall], out: StrategyTally) -> None:
+def call_key(strategy: str, place: str, ids: Sequence[int]) -> str:
+    """"chunked:3:reduce:<digest>": the strategy, the question's index and the call's place in its calls, and a digest
+    of the prompt's tokens, so that a changed prompt (a reduce over other map answers) is a new call."""
+    digest = hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16]
+    return f"{strategy}:{place}:{digest}"
+
+
+def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[PlannedCall], out: StrategyTally,
+                      i: int) -> None:
     """One call over the chunks the question's search found; routed escalates the answers its route says to its
     planned full_index_share call or, where the documents do not fit (none planned), keeps the answer and counts the
     refusal."""
     search, *escalation = calls
     out.add_search(search.search.cpu_seconds)
-    answer = caller(out, search)
+    answer = caller(out, search, f"{i}:search")
     escalated = search.route is not None and search.route.escalates(answer, search.search.chunks)
     if escalated:
         out.escalated += 1
         if escalation:
-            answer = caller(out, escalation[0])
+            answer = caller(out, escalation[0], f"{i}:whole")
         else:
             out.escalation_refused += 1
     found = retrieval.retrieved_source(probe, search.search.chunks)
@@ -282,12 +346,12 @@ def _answer_retrieval(caller: _Caller, probe: ProbeQuestion, calls: list[Planned
 
 
 def _answer_chunked(caller: _Caller, work: ComparisonWork, probe: ProbeQuestion, calls: list[PlannedCall],
-                    out: StrategyTally) -> None:
+                    out: StrategyTally, i: int) -> None:
     """Map every chunk, drop the answers the subject guard refuses (engine.strategies.subject_guard), reduce the
     rest."""
     *maps, reduce = calls
-    found, dropped = guarded_map(lambda j, call: caller(out, call), work, probe, maps)
-    final = caller(out, reduce, prompts.reduce_prompt(caller.lm, probe.question, found))
+    found, dropped = guarded_map(lambda j, call: caller(out, call, f"{i}:{j}"), work, probe, maps)
+    final = caller(out, reduce, f"{i}:reduce", prompts.reduce_prompt(caller.lm, probe.question, found))
     out.answers.append({**judged(probe, final), "chunk_answers": found, "dropped_answers": dropped})
 
 
@@ -365,7 +429,7 @@ def ticker(progress: Progress | None, planned: int) -> Callable[[str], None]:
 
 
 def _report(
-    lm: LoadedModel, work: ComparisonWork, results: dict[str, StrategyTally], chunks: list[Chunk], order: list[str],
+    lm: LoadedModel, work: ComparisonWork, results: dict[str, StrategyTally], chunks: list[Chunk], caller: _Caller,
     anchors: str,
 ) -> dict:
     device = device_name(lm.device)
@@ -405,7 +469,8 @@ def _report(
                      "answer_tokens": ANSWER_TOKENS},
         "prices": asdict(work.prices),
         "strategies": strategies,
-        "order": order,
+        "order": caller.order,
+        "calls": {"made": caller.made, "reused": caller.reused},
         "decision": _decision(strategies, results, work, seconds_basis(lm.device)).to_json(),
     }
 

@@ -24,7 +24,7 @@ class ScriptedCaller:
     def __init__(self, *answers: str):
         self.answers, self.modes = list(answers), []
 
-    def __call__(self, out, call, ids=None):
+    def __call__(self, out, call, place, ids=None):
         out.calls += 1
         self.modes.append(call.mode)
         return self.answers.pop(0)
@@ -40,7 +40,7 @@ def answer(strategy: str, caller: ScriptedCaller, documents_fit: bool = True,
     if strategy == "routed" and documents_fit:
         calls.append(PlannedCall("index_share", len(FULL_PROMPT), "escalate", lambda: FULL_PROMPT, escalation=True))
     out = cmp.StrategyTally(strategy, cmp.MODES[strategy])
-    cmp._answer_retrieval(caller, PROBE, calls, out)
+    cmp._answer_retrieval(caller, PROBE, calls, out, 0)
     return out
 
 
