@@ -29,7 +29,8 @@ from workloads.comparisons import batches, endpoint_spending, pricing, queued_in
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake
-from workloads.models import ComparisonRun, Document, GroupSweep, Probe, Summary, SummaryEmail, Upload, Workload
+from workloads.models import (ComparisonRun, Document, EngineCall, GroupSweep, Probe, Summary, SummaryEmail, Upload,
+                              Workload)
 from workloads.models.endpoint_keys import UnreadableKey
 from workloads.reporting import scheduling
 from workloads.reporting.summary import mail
@@ -160,10 +161,9 @@ def _compare(run: ComparisonRun) -> dict:
     from engine.strategies.work import ComparisonWork, Prices
 
     workload = run.workload
-    # The run reads the documents as they are now, not as they were when it was queued (an upload may
-    # have finished meanwhile): its costs per unit of work are per these documents' units. But one deleted
-    # meanwhile refuses it, before the model is loaded.
-    documents, probes = list(workload.documents.all()), list(workload.probes.all())
+    # The run reads the documents and probes it was queued with, no others; one deleted or changed meanwhile refuses
+    # it, before the model is loaded.
+    documents, probes = queued_inputs.read(run)
     queued_inputs.check(run, documents, probes)
     run.units_of_work, run.documents = workload.units_of_work(documents), document_sets.snapshot(documents)
     run.save(update_fields=["units_of_work", "documents"])
@@ -186,7 +186,16 @@ def _compare(run: ComparisonRun) -> dict:
         documents=_texts(documents), probes=_questions(probes),
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
-    return compare(lm, work, progress=_progress(run.pk, leases.holder()))
+    # The calls this run already made on this device (before a takeover, or before it failed and was retried) are
+    # billed as kept, not made again.
+    answered = dict(run.engine_calls.filter(device=run.device).values_list("key", "kept"))
+
+    def keep(key: str, answer: dict) -> None:
+        # A worker taken over while still alive may keep the same call first: the answer kept first stands.
+        EngineCall.objects.bulk_create([EngineCall(run=run, device=run.device, key=key, kept=answer)],
+                                       ignore_conflicts=True)
+
+    return compare(lm, work, progress=_progress(run.pk, leases.holder()), answered=answered, keep=keep)
 
 
 def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:

@@ -1,10 +1,11 @@
-"""The documents and probes a run was queued with, and the worker's refusal of a run that lost some while it waited.
+"""The documents and probes a run was queued with, the only ones it reads, and the worker's refusal of a run that
+lost or saw some change while it waited.
 
-A run reads the workload's documents and probes as they are when a worker starts it: a document replaced by a new
-version is read in that version, and one an upload added meanwhile is read too. But a document or probe deleted while
-the run waited would leave it measuring something other than what was asked: with its only document gone, a run
-"succeeded" on nothing, with accuracy 0 and 0 units of work. So every document and probe it was queued with must
-still be there when it starts, or it fails then, before any device time is spent, saying which ones went.
+A run reads exactly what it was queued with: a document an upload added while it waited is not read (a tester's run
+queued with one document read two, and its answer changed under it). A document deleted or replaced by a new version
+(a new upload gives it its text: its origin changes), or a probe deleted or edited, while the run waited would leave
+it measuring something other than what was asked: with its only document gone, a run "succeeded" on nothing. So such a
+run fails when it starts, before any device time is spent, saying which ones went or changed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from workloads.documents.extraction.datatypes import shorten
 
 _SHOWN = 3  # names or questions listed in a refusal; the rest are counted
 _QUESTION_SHOWN = 80
+_LISTED = 100  # names or questions the run page lists; a portfolio's rest is counted
 
 
 class Refused(Exception):
@@ -22,17 +24,44 @@ class Refused(Exception):
 
 
 def record(workload) -> dict:
-    """What a run queued now is queued with: {"documents": [[pk, name]], "probes": [[pk, question]]}."""
-    return {"documents": [list(row) for row in workload.documents.order_by("pk").values_list("pk", "name")],
-            "probes": [list(row) for row in workload.probes.order_by("pk").values_list("pk", "question")]}
+    """What a run queued now is queued with: {"documents": [[pk, name, origin]], "probes": [[pk, question, answer,
+    kind]]}."""
+    return {"documents": [list(row) for row in workload.documents.order_by("pk").values_list("pk", "name",
+                                                                                               "origin_id")],
+            "probes": [list(row) for row in workload.probes.order_by("pk").values_list("pk", "question", "answer",
+                                                                                         "kind")]}
+
+
+def read(run) -> tuple[list, list]:
+    """The run's Document and Probe rows, as they are now, of those it was queued with (the workload's all, for a run
+    queued before runs kept them)."""
+    documents, probes = run.workload.documents.all(), run.workload.probes.all()
+    if run.queued_with is not None:
+        documents = documents.filter(pk__in=[row[0] for row in run.queued_with["documents"]])
+        probes = probes.filter(pk__in=[row[0] for row in run.queued_with["probes"]])
+    return list(documents), list(probes)
+
+
+def listed(run) -> dict | None:
+    """What the run page lists: {"documents": names, "probes": questions, "more_documents", "more_probes"} of what the
+    run was queued with, the first _LISTED of each; None for a run queued before runs kept them."""
+    if run.queued_with is None:
+        return None
+    documents, probes = [row[1] for row in run.queued_with["documents"]], [row[1] for row in run.queued_with["probes"]]
+    return {"documents": documents[:_LISTED], "more_documents": max(len(documents) - _LISTED, 0),
+            "probes": probes[:_LISTED], "more_probes": max(len(probes) - _LISTED, 0),
+            "n_documents": len(documents), "n_probes": len(probes)}
 
 
 def check(run, documents: Sequence, probes: Sequence) -> None:
-    """Raise Refused unless the run can start on these documents and probes (the workload's, read at its start)."""
+    """Raise Refused unless the run can start on these documents and probes (`read`'s, at its start)."""
     queued = run.queued_with or {"documents": [], "probes": []}  # None: queued before runs kept it
-    reasons = [_gone(queued["documents"], {d.pk for d in documents}, "document", str),
-               _gone(queued["probes"], {p.pk for p in probes}, "probe",
-                     lambda question: f'"{shorten(question, _QUESTION_SHOWN)}"')]
+    now_documents = {d.pk: [d.pk, d.name, d.origin_id] for d in documents}
+    now_probes = {p.pk: [p.pk, p.question, p.answer, p.kind] for p in probes}
+    reasons = [_gone(queued["documents"], now_documents, "document", str),
+               _changed(queued["documents"], now_documents, "document", "replaced by a new version", str),
+               _gone(queued["probes"], now_probes, "probe", _quoted),
+               _changed(queued["probes"], now_probes, "probe", "edited", _quoted)]
     if not documents:
         reasons.append("the workload has no documents left")
     if not probes:
@@ -43,13 +72,27 @@ def check(run, documents: Sequence, probes: Sequence) -> None:
                       "is now")
 
 
-def _gone(queued: list, present: set[int], noun: str, shown) -> str | None:
+def _quoted(question: str) -> str:
+    return f'"{shorten(question, _QUESTION_SHOWN)}"'
+
+
+def _gone(queued: list, present: dict[int, list], noun: str, shown) -> str | None:
     """"2 documents it was queued with were deleted while it waited (a.txt, b.txt)", or None."""
-    gone = [label for pk, label in queued if pk not in present]
-    if not gone:
+    return _said([row[1] for row in queued if row[0] not in present], noun, "deleted", shown)
+
+
+def _changed(queued: list, present: dict[int, list], noun: str, how: str, shown) -> str | None:
+    """"1 probe it was queued with was edited while it waited ("..."), or None. Rows recorded before runs kept more
+    than the pk and a label are compared on those."""
+    return _said([row[1] for row in queued if row[0] in present and present[row[0]][:len(row)] != row], noun, how,
+                 shown)
+
+
+def _said(labels: list[str], noun: str, how: str, shown) -> str | None:
+    if not labels:
         return None
-    listed = ", ".join(shown(label) for label in gone[:_SHOWN])
-    more = f" and {len(gone) - _SHOWN:,} more" if len(gone) > _SHOWN else ""
-    verb = "was" if len(gone) == 1 else "were"
-    return f"{len(gone):,} {noun}{'' if len(gone) == 1 else 's'} it was queued with {verb} deleted while it waited " \
-           f"({listed}{more})"
+    listed = ", ".join(shown(label) for label in labels[:_SHOWN])
+    more = f" and {len(labels) - _SHOWN:,} more" if len(labels) > _SHOWN else ""
+    verb = "was" if len(labels) == 1 else "were"
+    return f"{len(labels):,} {noun}{'' if len(labels) == 1 else 's'} it was queued with {verb} {how} while it " \
+           f"waited ({listed}{more})"

@@ -6,6 +6,7 @@ Layer: the bottom; imports only Django, workloads.formatting and engine.core (an
 from workloads.models.comparison_runs import Alert, ComparisonRun, ProbeAnswer, StrategyResult
 from workloads.models.endpoint_calls import EndpointCall
 from workloads.models.endpoints import Endpoint
+from workloads.models.engine_calls import EngineCall
 from workloads.models.group_sweeps import GroupSweep
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
@@ -17,7 +18,8 @@ from workloads.models.upload_jobs import Upload, UploadFile, UploadFileChunk, Up
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
-    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "Endpoint", "EndpointCall", "GpuPrice",
-    "GroupSweep", "Membership", "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing", "ScheduleEvent",
-    "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadFileChunk", "UploadItem", "Workload",
+    "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "Endpoint", "EndpointCall", "EngineCall",
+    "GpuPrice", "GroupSweep", "Membership", "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing",
+    "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadFileChunk",
+    "UploadItem", "Workload",
 ]

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from engine.core import run_settings
 from workloads import deletion
-from workloads.comparisons import batches, endpoint_spending, fit, pricing, pricing_history, starting
+from workloads.comparisons import batches, endpoint_spending, fit, pricing, pricing_history, queued_inputs, starting
 from workloads.documents import document_sets
 from workloads.forms import ReadersForm, RunForm
 from workloads.models import ComparisonRun, Role, StrategyResult
@@ -114,6 +114,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
                      for name in starting.SETTINGS],
         "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
         "documents_read": document_sets.described(run.documents),
+        "inputs": queued_inputs.listed(run),
     })
 
 
