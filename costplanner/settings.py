@@ -8,6 +8,8 @@ import datetime as dt
 from pathlib import Path
 
 import environ
+from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
+                                              SECRET_KEY_MIN_UNIQUE_CHARACTERS)
 from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
@@ -19,12 +21,24 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key" if DEBUG else environ.Env.NOTSET)
-# .env.example's placeholder (its every secret says "change-me") signs sessions and password links that anyone
-# who read the example could forge: refused outright, in every process, not left to `check --deploy`'s W009.
-if not DEBUG and "change-me" in SECRET_KEY.lower():
-    raise ImproperlyConfigured(
-        "SECRET_KEY is still .env.example's placeholder: set it to 50 or more random characters, e.g. the output of "
-        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+# A weak key starts every process and passes `manage.py check` (only `check --deploy` warns, W009), but Django refuses
+# an empty one on first use, so every sign-in was a 500; a short one signs sessions and password links that can be
+# guessed. Outside DEBUG each process refuses it at start, by Django's own measure of a weak key.
+if not DEBUG:
+    how_to_make_one = ("set it to 50 or more random characters, e.g. the output of "
+                       "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+    # .env.example's placeholder (its every secret says "change-me") is long enough, but anyone who read the example
+    # could forge what it signs.
+    if "change-me" in SECRET_KEY.lower():
+        raise ImproperlyConfigured(f"SECRET_KEY is still .env.example's placeholder: {how_to_make_one}")
+    if not SECRET_KEY:
+        raise ImproperlyConfigured(f"SECRET_KEY is empty: {how_to_make_one}")
+    if (len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+            or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)):
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} distinct; Django asks for "
+            f"{SECRET_KEY_MIN_LENGTH} or more, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more distinct, and no "
+            f"{SECRET_KEY_INSECURE_PREFIX!r} prefix): {how_to_make_one}")
 # The secrets that encrypt endpoints' API keys at rest (workloads/models/endpoint_keys.py), comma-separated: the first
 # encrypts, each one decrypts, so a new secret goes first and the old one stays until every key was saved again.
 # Unset, SECRET_KEY is the one secret, so that a fresh install needs nothing more; production should set its own,
