@@ -57,12 +57,15 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 # socket's peer is the client). Failed sign-ins are counted per address (workloads/sign_in_throttle.py).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
-# Failed sign-ins, on the login form or with an API token, counted by django-axes per username and per address.
+# Failed sign-ins, counted by django-axes (workloads/sign_in_throttle.py): wrong passwords per username at an address,
+# unknown API tokens per address; docs/deployment.md says how the defaults were chosen.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+TOKEN_FAILURE_LIMIT = env.int("TOKEN_FAILURE_LIMIT", default=20)
 LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
-AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_FAILURE_LIMIT = "workloads.sign_in_throttle.failure_limit"
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = "workloads.sign_in_throttle.lockout_parameters"
+# Username and address together, so that one address (an office behind NAT) cannot lock out the others behind it.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "workloads.sign_in_throttle.client_address"
 AXES_LOCKOUT_CALLABLE = "workloads.sign_in_throttle.lockout_response"
 AUTHENTICATION_BACKENDS = [
