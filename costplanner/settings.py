@@ -8,6 +8,8 @@ import datetime as dt
 from pathlib import Path
 
 import environ
+from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
+                                              SECRET_KEY_MIN_UNIQUE_CHARACTERS)
 from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
@@ -19,12 +21,24 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key" if DEBUG else environ.Env.NOTSET)
-# .env.example's placeholder (its every secret says "change-me") signs sessions and password links that anyone
-# who read the example could forge: refused outright, in every process, not left to `check --deploy`'s W009.
-if not DEBUG and "change-me" in SECRET_KEY.lower():
-    raise ImproperlyConfigured(
-        "SECRET_KEY is still .env.example's placeholder: set it to 50 or more random characters, e.g. the output of "
-        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+# A weak key starts every process and passes `manage.py check` (only `check --deploy` warns, W009), but Django refuses
+# an empty one on first use, so every sign-in was a 500; a short one signs sessions and password links that can be
+# guessed. Outside DEBUG each process refuses it at start, by Django's own measure of a weak key.
+if not DEBUG:
+    how_to_make_one = ("set it to 50 or more random characters, e.g. the output of "
+                       "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+    # .env.example's placeholder (its every secret says "change-me") is long enough, but anyone who read the example
+    # could forge what it signs.
+    if "change-me" in SECRET_KEY.lower():
+        raise ImproperlyConfigured(f"SECRET_KEY is still .env.example's placeholder: {how_to_make_one}")
+    if not SECRET_KEY:
+        raise ImproperlyConfigured(f"SECRET_KEY is empty: {how_to_make_one}")
+    if (len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+            or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)):
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} distinct; Django asks for "
+            f"{SECRET_KEY_MIN_LENGTH} or more, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more distinct, and no "
+            f"{SECRET_KEY_INSECURE_PREFIX!r} prefix): {how_to_make_one}")
 # The secrets that encrypt endpoints' API keys at rest (workloads/models/endpoint_keys.py), comma-separated: the first
 # encrypts, each one decrypts, so a new secret goes first and the old one stays until every key was saved again.
 # Unset, SECRET_KEY is the one secret, so that a fresh install needs nothing more; production should set its own,
@@ -43,12 +57,15 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 # socket's peer is the client). Failed sign-ins are counted per address (workloads/sign_in_throttle.py).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
-# Failed sign-ins, on the login form or with an API token, counted by django-axes per username and per address.
+# Failed sign-ins, counted by django-axes (workloads/sign_in_throttle.py): wrong passwords per username at an address,
+# unknown API tokens per address; docs/deployment.md says how the defaults were chosen.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+TOKEN_FAILURE_LIMIT = env.int("TOKEN_FAILURE_LIMIT", default=20)
 LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
-AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_FAILURE_LIMIT = "workloads.sign_in_throttle.failure_limit"
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = "workloads.sign_in_throttle.lockout_parameters"
+# Username and address together, so that one address (an office behind NAT) cannot lock out the others behind it.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "workloads.sign_in_throttle.client_address"
 AXES_LOCKOUT_CALLABLE = "workloads.sign_in_throttle.lockout_response"
 AUTHENTICATION_BACKENDS = [

@@ -4,6 +4,7 @@ belongs to Globex and sees none of it."""
 import csv
 import datetime as dt
 import io
+import os
 
 import pytest
 from django.contrib.auth.models import User
@@ -134,7 +135,7 @@ def celery_worker(transactional_db, tmp_path, worker_env):
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no stale message may claim a new row's primary key
     log = tmp_path / "worker.log"
     process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
-                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key", **worker_env)
+                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY=os.environ["SECRET_KEY"], **worker_env)
     try:
         wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start")
         assert process.poll() is None, log.read_text()

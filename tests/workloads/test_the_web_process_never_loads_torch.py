@@ -71,7 +71,7 @@ def test_every_page_and_api_read_renders_without_torch(alice, workload, probe, p
     ids = {"workload": workload.pk, "run": run.pk, "document": document.pk, "upload": upload.pk, "probe": probe.pk,
            "sweep": sweep.pk}
     database = settings.DATABASES["default"]
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key", "ALLOWED_HOSTS": "testserver",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "ALLOWED_HOSTS": "testserver",
            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
            "PYTHONPATH": ROOT}
 

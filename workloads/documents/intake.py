@@ -12,6 +12,7 @@ from django.db import transaction
 from workloads.documents import upload_storage
 from workloads.documents.extraction import Limits, iter_file
 from workloads.documents.extraction.datatypes import human_size
+from workloads.documents.extraction.regions import preferred_encodings
 from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.documents.probe_files import looks_like_probes
@@ -103,7 +104,8 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
-                    reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
+                    reader_timeout_s=settings.EXTRACTION_TIMEOUT_S,
+                    preferred_encodings=preferred_encodings(upload.workload.organisation.timezone))
     room = _Room(upload)
     documents, items = [], []
     # One file at a time, its bytes and text let go before the next is read: only the text kept stays, and the
