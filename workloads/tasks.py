@@ -44,10 +44,6 @@ Status = ComparisonRun.Status
 LOST_JOB_GRACE_S = 600
 
 
-class RunCancelled(Exception):
-    pass
-
-
 def _tokenizer(name: str):
     if name not in _tokenizers:
         from engine.model.loader import load_tokenizer
@@ -134,8 +130,8 @@ def run_comparison(run_pk: int) -> None:
                              UnreadableKey)):
         try:
             report = _compare(run)
-        except RunCancelled:
-            log.info("run %s was cancelled while running", run_pk)
+        except leases.Stopped:
+            log.info("run %s was cancelled while running, or taken over", run_pk)
             return
         except SoftTimeLimitExceeded:
             ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
@@ -186,7 +182,7 @@ def _compare(run: ComparisonRun) -> dict:
         documents=_texts(documents), probes=_questions(probes),
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
-    return compare(lm, work, progress=_progress(run.pk, leases.holder()))
+    return compare(lm, work, progress=_progress(run.pk))
 
 
 def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:
@@ -210,15 +206,13 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
     target = EndpointTarget(endpoint.base_url, endpoint.model, endpoint.api_key())
     return compare_endpoint(Tokenizing(run.model, _tokenizer(run.model)), work, target,
                             answered=spending.answered(), keep=spending.keep, spend=spending.spend,
-                            estimate=spending.check_estimate, progress=_progress(run.pk, leases.holder()))
+                            estimate=spending.check_estimate, progress=_progress(run.pk))
 
 
-def _progress(run_pk: int, me: str):
+def _progress(run_pk: int):
     def report(done: int, planned: int, message: str) -> None:
-        # One conditional UPDATE both records progress and notices a cancel, or a takeover by another worker.
-        if not ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING, claimed_by=me).update(
-                progress_done=done, progress_total=planned, progress_message=message[:300]):
-            raise RunCancelled
+        leases.report(ComparisonRun, run_pk, progress_done=done, progress_total=planned,
+                      progress_message=message[:300])
     return report
 
 
@@ -234,21 +228,25 @@ def run_group_sweep(sweep_pk: int) -> None:
         return
     # A sweep keeps nothing until it is done, so one taken over from a dead worker simply starts again.
     job = GroupSweep.objects.select_related("workload").get(pk=sweep_pk)
-    me = held.me
     kept = job.settings
 
     def progress(done: int, planned: int, _message: str) -> None:
-        GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING, claimed_by=me).update(
-            progress_done=done, progress_total=planned)
+        # Between two questions asked: one cancelled stops here.
+        leases.report(GroupSweep, sweep_pk, progress_done=done, progress_total=planned)
 
     with held.work(refusals=(EngineError,)):
-        lm = _model(job.model)
-        GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
-        report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
-                       run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+        try:
+            lm = _model(job.model)
+            leases.report(GroupSweep, sweep_pk, device=device_name(lm.device))  # a cancel while it loaded stops it
+            report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
+                           run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+        except leases.Stopped:
+            log.info("group-size sweep %s was cancelled while running, or taken over", sweep_pk)
+            return
     if held.failed:
         return
-    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, me, report=report, progress_done=F("progress_total"))
+    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, held.me, report=report,
+                      progress_done=F("progress_total"))
 
 
 @shared_task(name="workloads.fail_lost_jobs")
