@@ -54,6 +54,7 @@ urlpatterns = [
     path("runs/<int:pk>/summary/", summary_pages.summary_create, name="summary_create"),
     path("runs/<int:pk>/summary.pdf", summary_pages.summary_download, name="summary_download"),
     path("runs/<int:pk>/summary/status.json", summary_pages.summary_status, name="summary_status"),
+    path("runs/<int:pk>/summary/cancel/", summary_pages.summary_cancel, name="summary_cancel"),
     path("runs/<int:pk>/summary/email/", summary_pages.summary_email, name="summary_email"),
     # Exports: a run, and a workload's history (its CSV is the runs CSV above), as CSV and JSON files
     path("runs/<int:pk>/export.csv", export_pages.run_export_csv, name="run_export_csv"),

@@ -20,7 +20,7 @@ DESCRIPTION = """Compare chunked and full-context inference on your own document
 **Authentication**: every endpoint needs `Authorization: Bearer <token>`; make a token with
 `python manage.py createapitoken --user NAME --org ORG`. Everything is scoped to the token user's organisation,
 and their role there says what they may change: a viewer only reads (and exports PDF summaries), a member also
-uploads, adds probes, starts, cancels and retries runs and group-size sweeps, cancels uploads and
+uploads, adds probes, starts, cancels and retries runs and group-size sweeps, cancels uploads and PDF summaries and
 mails summaries, an admin also adds prices, re-prices runs (each re-pricing is kept beside the earlier ones), adds
 and deletes endpoints and deletes workloads and runs.
 

@@ -21,6 +21,7 @@ PATHS = {
     "/api/sweeps/{sweep_id}/cancel": {"post"},
     "/api/sweeps/{sweep_id}/retry": {"post"},
     "/api/runs/{run_id}/summary": {"post"},
+    "/api/runs/{run_id}/summary/cancel": {"post"},
     "/api/runs/{run_id}/summary.pdf": {"get"},
     "/api/runs/{run_id}/summary/email": {"post"},
     "/api/runs/{run_id}/export.csv": {"get"},

@@ -26,7 +26,7 @@ ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
                "upload_create", "probe_create", "probes_generate", "probe_import", "probe_edit", "probe_delete",
                "run_create", "run_cancel", "run_retry", "upload_cancel", "upload_retry", "summary_email",
-               "sweep_create", "sweep_cancel", "sweep_retry"}
+               "summary_cancel", "sweep_create", "sweep_cancel", "sweep_retry"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
               "probe_import", "probe_edit", "probe_delete", "run_create", "schedule_edit"}
