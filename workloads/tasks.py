@@ -182,7 +182,7 @@ def _compare(run: ComparisonRun) -> dict:
         documents=_texts(documents), probes=_questions(probes),
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
-    return compare(lm, work, progress=_progress(run.pk))
+    return compare(lm, work, progress=_progress(run.pk, leases.holder()))
 
 
 def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:
@@ -206,12 +206,12 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
     target = EndpointTarget(endpoint.base_url, endpoint.model, endpoint.api_key())
     return compare_endpoint(Tokenizing(run.model, _tokenizer(run.model)), work, target,
                             answered=spending.answered(), keep=spending.keep, spend=spending.spend,
-                            estimate=spending.check_estimate, progress=_progress(run.pk))
+                            estimate=spending.check_estimate, progress=_progress(run.pk, leases.holder()))
 
 
-def _progress(run_pk: int):
+def _progress(run_pk: int, me: str):
     def report(done: int, planned: int, message: str) -> None:
-        leases.report(ComparisonRun, run_pk, progress_done=done, progress_total=planned,
+        leases.report(ComparisonRun, run_pk, me, progress_done=done, progress_total=planned,
                       progress_message=message[:300])
     return report
 
@@ -232,12 +232,13 @@ def run_group_sweep(sweep_pk: int) -> None:
 
     def progress(done: int, planned: int, _message: str) -> None:
         # Between two questions asked: one cancelled stops here.
-        leases.report(GroupSweep, sweep_pk, progress_done=done, progress_total=planned)
+        leases.report(GroupSweep, sweep_pk, held.me, progress_done=done, progress_total=planned)
 
     with held.work(refusals=(EngineError,)):
         try:
             lm = _model(job.model)
-            leases.report(GroupSweep, sweep_pk, device=device_name(lm.device))  # a cancel while it loaded stops it
+            # A cancel while the model loaded stops it here.
+            leases.report(GroupSweep, sweep_pk, held.me, device=device_name(lm.device))
             report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
                            run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
         except leases.Stopped:

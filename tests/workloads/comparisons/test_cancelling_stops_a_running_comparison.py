@@ -23,7 +23,7 @@ def test_a_cancelled_queued_run_is_never_claimed(workload):
 
 def test_a_running_run_stops_at_its_next_progress_report(workload):
     run = _run(workload, "running")
-    report = _progress(run.pk)
+    report = _progress(run.pk, leases.holder())
     report(3, 10, "chunked: chunk 3 of 10")
     run.refresh_from_db()
     assert (run.progress_done, run.progress_total, run.progress_message) == (3, 10, "chunked: chunk 3 of 10")
@@ -36,7 +36,7 @@ def test_a_running_run_stops_at_its_next_progress_report(workload):
 
 def test_a_run_another_worker_took_over_stops_at_its_next_progress_report(workload):
     run = _run(workload, "running")
-    report = _progress(run.pk)
+    report = _progress(run.pk, leases.holder())
     ComparisonRun.objects.filter(pk=run.pk).update(claimed_by="another-host:1")  # it thought this one dead
     with pytest.raises(leases.Stopped):
         report(1, 10, "chunked: chunk 1 of 10")

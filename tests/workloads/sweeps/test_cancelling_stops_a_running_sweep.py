@@ -26,11 +26,11 @@ def test_a_cancelled_queued_sweep_is_never_claimed(workload):
 
 def test_a_running_sweep_stops_at_its_next_progress_report(workload):
     sweep = _sweep(workload, "running")
-    leases.report(GroupSweep, sweep.pk, progress_done=3, progress_total=10)
+    leases.report(GroupSweep, sweep.pk, leases.holder(), progress_done=3, progress_total=10)
     assert cancel_sweep(sweep)
 
     with pytest.raises(leases.Stopped):
-        leases.report(GroupSweep, sweep.pk, progress_done=4, progress_total=10)
+        leases.report(GroupSweep, sweep.pk, leases.holder(), progress_done=4, progress_total=10)
 
     sweep.refresh_from_db()
     assert (sweep.status, sweep.progress_done, sweep.report) == ("cancelled", 3, None)
@@ -42,7 +42,7 @@ def test_a_sweep_another_worker_took_over_stops_too(workload):
     GroupSweep.objects.filter(pk=sweep.pk).update(claimed_by="another-host:1")  # it thought this one dead
 
     with pytest.raises(leases.Stopped):
-        leases.report(GroupSweep, sweep.pk, progress_done=1, progress_total=10)
+        leases.report(GroupSweep, sweep.pk, leases.holder(), progress_done=1, progress_total=10)
     assert GroupSweep.objects.get(pk=sweep.pk).progress_done == 0
 
 
