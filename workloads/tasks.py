@@ -69,7 +69,11 @@ def extract_upload(upload_pk: int) -> None:
         Upload.objects.filter(pk=upload_pk).update(files_done=0)
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
     with held.work(internal="extraction failed: "):
-        documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
+        try:
+            documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model), held.me)  # slow
+        except leases.Stopped:
+            log.info("upload %s was cancelled while extracting, or taken over", upload_pk)
+            return
         with transaction.atomic():  # the documents kept and the upload's "done" are saved together, or neither
             # Locked first: a cancel or a takeover meanwhile keeps nothing.
             if Upload.objects.select_for_update().filter(pk=upload_pk, status=Upload.Status.RUNNING,
