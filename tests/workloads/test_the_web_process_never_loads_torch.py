@@ -51,7 +51,7 @@ for path, operations in schema["paths"].items():
     if "get" not in operations:
         continue
     url = path.format(workload_id=ids["workload"], run_id=ids["run"], document_id=ids["document"],
-                      upload_id=ids["upload"])
+                      upload_id=ids["upload"], sweep_id=ids["sweep"])
     status = api.get(url).status_code
     if status != 200:
         failed.append(f"{url}: {status}")

@@ -89,8 +89,8 @@ def get_workload(request, workload_id: int):
 
 
 @router.delete("/workloads/{workload_id}", response={204: None, **ERRORS, **CONFLICT},
-               summary="Delete a workload with its documents, probes, uploads, runs and schedule "
-                       "(409 while a run or upload of it is queued or running)")
+               summary="Delete a workload with its documents, probes, uploads, runs, sweeps and schedule "
+                       "(409 while a run, upload or group-size sweep of it is queued or running)")
 def delete_workload(request, workload_id: int):
     try:
         deletion.delete_workload(workload_for(request.auth, workload_id, Role.ADMIN))

@@ -1,4 +1,5 @@
-"""Starting a group-size sweep (engine.evaluation.group_sweep) of a workload, and reading its recommendation."""
+"""Starting a group-size sweep (engine.evaluation.group_sweep) of a workload, cancelling it and trying it again, as
+runs are, and reading its recommendation."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from workloads.workers import dispatch
 
 # The sweep varies the group size; the other attention settings and the gate are the workload's.
 KEPT = ("window", "topk", "global_blocks", "indexer", "gate_points")
+RETRYABLE = (GroupSweep.Status.FAILED, GroupSweep.Status.CANCELLED)
 
 
 def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) -> GroupSweep:
@@ -38,13 +40,38 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
     if plan.every_full_context_refuses:
         raise ValidationError(plan.refusal_warning)
     with transaction.atomic():
-        if workload.group_sweeps.select_for_update().filter(status__in=UNFINISHED_STATUSES).exists():
-            raise ValidationError("a group-size sweep of this workload is still to finish: wait for it")
+        _refuse_a_second(workload)
         sweep = GroupSweep.objects.create(workload=workload, created_by=user, model=workload.target_model,
                                           group_sizes=sizes, settings={k: settled[k] for k in KEPT},
                                           progress_total=_asks(sizes, workload.probes.count()))
         dispatch.queue_group_sweep(sweep.pk)
     return sweep
+
+
+def _refuse_a_second(workload: Workload, other_than: int | None = None) -> None:
+    """One sweep of a workload at a time: two would share the worker's device and time each other. The workload's
+    row stays locked until the caller's transaction ends, so that two requests cannot both find none."""
+    Workload.objects.select_for_update().filter(pk=workload.pk).exists()
+    if workload.group_sweeps.filter(status__in=UNFINISHED_STATUSES).exclude(pk=other_than).exists():
+        raise ValidationError("a group-size sweep of this workload is still to finish: wait for it, or cancel it")
+
+
+def cancel_sweep(sweep: GroupSweep) -> bool:
+    """Cancel a queued or running sweep; whether it was still unfinished. A running one stops before its next
+    question (workloads.tasks.run_group_sweep) and keeps no report."""
+    return GroupSweep.cancel(sweep.pk, GroupSweep.Status.CANCELLED)
+
+
+def retry_sweep(sweep: GroupSweep) -> bool:
+    """Queue a failed or cancelled sweep again, at its group sizes and settings, on the workload's documents and
+    probes as they are then; whether it was one. Raises ValidationError while another sweep of the workload is
+    still to finish."""
+    with transaction.atomic():
+        _refuse_a_second(sweep.workload, other_than=sweep.pk)
+        again = GroupSweep.requeue(sweep.pk, RETRYABLE, progress_done=0, report=None, device="")
+        if again:
+            dispatch.queue_group_sweep(sweep.pk)
+    return bool(again)
 
 
 def _asks(sizes: list[int], n_probes: int) -> int:

@@ -17,7 +17,7 @@ from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.documents.probe_files import looks_like_probes
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
-from workloads.workers import dispatch
+from workloads.workers import dispatch, leases
 
 
 def validate_files(files: Sequence) -> None:
@@ -93,9 +93,11 @@ _NAME_REPEATED = "skipped: an earlier file of this upload has this name"
 _NEWER_TEXT = "skipped: the document of this name already has a newer text, from an upload sent after this one"
 
 
-def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[UploadItem]]:
+def extract(upload: Upload, tokenizer, me: str) -> tuple[list[Document | None], list[UploadItem]]:
     """Read an upload's files: documents to keep (None where skipped) and an item for each, judged against the
-    workload as it is now, counting tokens with the workload's model's `tokenizer`. Nothing is saved but progress.
+    workload as it is now, counting tokens with the workload's model's `tokenizer`. Nothing is saved but the progress
+    of the worker `me`; once the upload is no longer its own (cancelled, or taken over), leases.Stopped stops it
+    before the next file.
 
     The slow part of an upload, so it takes no lock. Names taken and the token limit are checked here too, so that
     no time is spent on text that cannot be kept; `keep` checks them again under the workload's lock.
@@ -114,7 +116,7 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
         for document, item in _extract_file(upload_file, limits, room, token_floor, token_count):
             documents.append(document)
             items.append(item)
-        Upload.objects.filter(pk=upload.pk).update(files_done=done)
+        leases.report(Upload, upload.pk, me, files_done=done)
     return documents, items
 
 

@@ -88,8 +88,8 @@ ROLE_RANKS = {role: rank for rank, role in enumerate(Role)}
 ROLE_DUTIES = {
     Role.VIEWER: "reads every page, exports PDF summaries and downloads them and the CSV and JSON exports, "
                  "but changes nothing",
-    Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
-                 "and edits workloads and schedules",
+    Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons and sweeps, mails PDF "
+                 "summaries and edits workloads and schedules",
     Role.ADMIN: "also sets prices and re-prices runs (each re-pricing kept beside the earlier ones), sets the time "
                 "zone and who gets the PDFs, adds endpoints and caps their spending, deletes workloads and runs and "
                 "manages the members",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from workloads.models import ComparisonRun, Organisation, Role, Workload
+from workloads.models import ComparisonRun, GroupSweep, Organisation, Role, Workload
 from workloads.models.organisations import ROLE_DUTIES, ROLE_RANKS
 
 
@@ -38,4 +38,9 @@ def workload_for(user, pk: int, needs: Role = Role.VIEWER, related: tuple[str, .
 
 def run_for(user, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
     return get_object_or_404(ComparisonRun.objects.select_related("workload"), pk=pk,
+                             workload__organisation=organisation_of(user, needs))
+
+
+def sweep_for(user, pk: int, needs: Role = Role.VIEWER) -> GroupSweep:
+    return get_object_or_404(GroupSweep.objects.select_related("workload"), pk=pk,
                              workload__organisation=organisation_of(user, needs))
