@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('workloads', '0033_probes_of_every_kind'),
+        ('workloads', '0034_runs_keep_each_engine_call'),
     ]
 
     operations = [
