@@ -11,6 +11,7 @@ from engine.core.probes import PLAIN_KINDS
 from workloads.comparisons import fit
 from workloads.models import GroupSweep, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.organisations import quotas
 from workloads.workers import dispatch
 
 # The sweep varies the group size; the other attention settings and the gate are the workload's.
@@ -20,7 +21,8 @@ KEPT = ("window", "topk", "global_blocks", "indexer", "gate_points")
 def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) -> GroupSweep:
     """Queue a sweep at the workload's saved run settings (those of its last comparison started by hand), or the
     defaults. Refused with a reason when it could not answer: no documents, no probes, documents longer than the
-    model, a sweep of this workload still to finish, or a group size out of bounds."""
+    model, a sweep of this workload still to finish, a group size out of bounds, or the organisation's quota of runs
+    queued at once reached (a sweep takes a place as a run does: workloads.organisations.quotas)."""
     sizes = list(dict.fromkeys(group_sizes))
     low, high = run_settings.LIMITS["group_size"]
     if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not low <= s <= high for s in sizes):
@@ -29,6 +31,7 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
         raise ValidationError("the workload has no documents yet: upload some first")
     if not workload.probes.exists():
         raise ValidationError("the workload has no probes yet: add or generate questions first")
+    quotas.check_runs(workload.organisation)
     saved = {k: v for k, v in (workload.run_settings or {}).items() if k in KEPT}
     try:
         settled = run_settings.check_values(saved)
@@ -38,6 +41,7 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
     if plan.every_full_context_refuses:
         raise ValidationError(plan.refusal_warning)
     with transaction.atomic():
+        quotas.admit_runs(workload.organisation)
         if workload.group_sweeps.select_for_update().filter(status__in=UNFINISHED_STATUSES).exists():
             raise ValidationError("a group-size sweep of this workload is still to finish: wait for it")
         sweep = GroupSweep.objects.create(workload=workload, created_by=user, model=workload.target_model,
