@@ -92,3 +92,14 @@ def test_retrying_a_failed_run_past_the_quota_is_refused_and_leaves_it_failed(as
     assert refused.json() == {"detail": FULL, "quota": "runs_queued", "used": 3, "limit": 3, "adding": 1}
     failed.refresh_from_db()
     assert (failed.status, failed.error) == ("failed", "out of memory")
+
+
+def test_the_schema_documents_the_quotas_429_where_a_request_takes_a_place(client, db):
+    schema = client.get("/api/openapi.json").json()
+
+    for path in ("/api/workloads/{workload_id}/runs", "/api/runs/{run_id}/retry",
+                 "/api/workloads/{workload_id}/documents"):
+        refusal = schema["paths"][path]["post"]["responses"]["429"]["content"]["application/json"]["schema"]
+        assert refusal == {"$ref": "#/components/schemas/QuotaOut"}, path
+    assert set(schema["components"]["schemas"]["QuotaOut"]["properties"]) == {
+        "detail", "quota", "used", "limit", "adding"}
