@@ -215,6 +215,14 @@ WORKLOAD_MAX_TOKENS = env.int("WORKLOAD_MAX_TOKENS", default=1_000_000)
 # Each PDF or DOCX is read in a child process with at most this much memory (address space) and time.
 EXTRACTION_MAX_MEMORY_BYTES = env.int("EXTRACTION_MAX_MEMORY_BYTES", default=2**30)
 EXTRACTION_TIMEOUT_S = env.int("EXTRACTION_TIMEOUT_S", default=120)
+# Quotas per organisation (workloads.organisations.quotas), which an organisation's own, set in the admin, replaces.
+# Runs and sweeps share the workers' queue with every organisation; uploads are extraction tasks; stored bytes fill
+# the database and every backup. docs/configuration.md says how the defaults were chosen.
+QUOTA_RUNS_QUEUED = env.int("QUOTA_RUNS_QUEUED", default=10)
+QUOTA_UPLOADS_PER_DAY = env.int("QUOTA_UPLOADS_PER_DAY", default=100)
+QUOTA_STORED_BYTES = env.int("QUOTA_STORED_BYTES", default=5 * 2**30)
+if min(QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY, QUOTA_STORED_BYTES) < 0:
+    raise ImproperlyConfigured("QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY and QUOTA_STORED_BYTES must be 0 or more")
 # Django's own request limits, sized so that our validators, not a bare 400, answer first.
 DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20

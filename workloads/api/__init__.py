@@ -28,7 +28,10 @@ and deletes endpoints and deletes workloads and runs.
 400 for bad input (schema validation too: this API answers 400, not 422), 401 for a missing or
 unknown token, 403 for a user without an organisation or whose role does not allow the action,
 404 for anything not in your organisation, 409 for an action the object's state does not allow,
-429 for an address that sent too many unknown tokens (or wrong passwords), until the failures are old enough.
+429 for an address that sent too many unknown tokens (or wrong passwords), until the failures are old enough,
+and for a request that would take the organisation past a quota the operator set: runs and sweeps queued or running
+at once, uploads a day, or stored bytes. Its body names the quota, its use before the request, its limit and what
+the request would add: `{"detail": ..., "quota": "runs_queued", "used": 10, "limit": 10, "adding": 1}`.
 """
 
 api = NinjaAPI(title="costplanner", version="1", description=DESCRIPTION, openapi_url="/openapi.json",

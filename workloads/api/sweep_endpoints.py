@@ -5,12 +5,13 @@ from django.core.exceptions import ValidationError
 from ninja import Router, Status
 from ninja.errors import HttpError
 
-from workloads.api.error_responses import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS, QUOTA
 from workloads.api.schemas import SweepDetailOut, SweepIn, SweepOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import sweep_starting
 from workloads.models import GroupSweep, Role
 from workloads.organisations.access import sweep_for
+from workloads.organisations.quotas import QuotaExceeded
 
 router = Router(tags=["sweeps"])
 
@@ -29,9 +30,10 @@ def sweep_detail_out(sweep: GroupSweep) -> dict:
     return sweep_out(sweep) | {"report": sweep.report}
 
 
-@router.post("/workloads/{workload_id}/sweeps", response={202: SweepDetailOut, **ERRORS},
+@router.post("/workloads/{workload_id}/sweeps", response={202: SweepDetailOut, **ERRORS, **QUOTA},
              summary="Queue a group-size sweep: every probe asked with Index Share at each group size, on whole "
-                     "documents, at the workload's saved attention settings (400 while another is unfinished)")
+                     "documents, at the workload's saved attention settings (400 while another is unfinished, 429 "
+                     "past the organisation's quota of runs queued at once)")
 def start(request, workload_id: int, payload: SweepIn | None = None):
     workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else SweepIn()  # no body at all: the default sizes
@@ -63,13 +65,16 @@ def cancel(request, sweep_id: int):
     return sweep_out(sweep)
 
 
-@router.post("/sweeps/{sweep_id}/retry", response={200: SweepOut, **ERRORS, **CONFLICT},
+@router.post("/sweeps/{sweep_id}/retry", response={200: SweepOut, **ERRORS, **CONFLICT, **QUOTA},
              summary="Queue a failed or cancelled sweep again at the same group sizes and settings (409 otherwise, "
-                     "or while another sweep of its workload is unfinished)")
+                     "or while another sweep of its workload is unfinished; 429 past the organisation's quota of "
+                     "runs queued at once)")
 def retry(request, sweep_id: int):
     sweep = sweep_for(request.auth, sweep_id, Role.MEMBER)
     try:
         retried = sweep_starting.retry_sweep(sweep)
+    except QuotaExceeded:
+        raise  # 429, from the API's handler
     except ValidationError as exc:
         raise HttpError(409, exc.messages[0]) from exc
     if not retried:

@@ -10,7 +10,7 @@ from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
 from workloads import deletion, probe_import
-from workloads.api.error_responses import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS, QUOTA
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
@@ -106,8 +106,9 @@ def list_documents(request, workload_id: int):
     return list(workload.documents.defer("text"))
 
 
-@router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
-             summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
+@router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS, **QUOTA},
+             summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background (429 "
+                     "past the organisation's quota of uploads a day or of stored bytes)")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
         ..., min_length=1, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
                          "Content-Disposition: form-data; name=\"files\"; filename=\"...\", its headers in UTF-8"),

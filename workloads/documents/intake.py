@@ -17,6 +17,7 @@ from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.documents.probe_files import looks_like_probes
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
+from workloads.organisations import quotas
 from workloads.workers import dispatch, leases
 
 
@@ -79,12 +80,17 @@ def store_upload(workload: Workload, user, files: Sequence, replace_same_names: 
 
     replace_same_names: a document the files read as replaces the workload's document of that name (a new version
     of a contract, a codebase uploaded again) instead of being skipped.
+
+    Refused with quotas.QuotaExceeded past the organisation's quota of uploads a day or of stored bytes.
     """
     validate_files(files)
+    size = sum(f.size for f in files)
+    quotas.check_upload(workload.organisation, size)  # before anything is written
     with transaction.atomic():
         upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
         for f in files:
             upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f)
+        quotas.admit_upload(workload.organisation, size)  # again under the lock, counting uploads stored meanwhile
     return upload
 
 
