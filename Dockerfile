@@ -11,14 +11,16 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 FROM ${PYTHON_IMAGE} AS base
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     VIRTUAL_ENV=/opt/venv PATH=/opt/venv/bin:$PATH \
-    ENGINE_CACHE_DIR=/models/engine-cache
+    ENGINE_CACHE_DIR=/models/engine-cache \
+    MEDIA_ROOT=/uploads/media FILE_UPLOAD_TEMP_DIR=/uploads/tmp
 # WeasyPrint draws the manager's PDF with Pango and HarfBuzz, in a font that must be installed.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*
-# /models is the model-weights volume's mount point: a new volume takes its owner from here.
+# /models and /uploads are volumes' mount points: a new volume takes its owner and folders from here. Django spools
+# uploaded files to /uploads/tmp, on the originals' filesystem, so that storing one is a rename.
 RUN useradd --system --user-group --uid 10001 --no-create-home --home-dir /app costplanner \
- && install -d -o costplanner -g costplanner /models \
+ && install -d -o costplanner -g costplanner /models /uploads /uploads/media /uploads/tmp \
  && python -m venv "$VIRTUAL_ENV"
 WORKDIR /app
 COPY requirements.txt requirements-models.txt ./
