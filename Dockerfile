@@ -41,9 +41,9 @@ FROM cpu AS web
 ENV PORT=8000
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["python", "deploy/healthcheck.py"]
-# deploy/gunicorn.conf.py loads the app before forking the workers, and keeps gunicorn from naming itself in a
-# Server header.
-CMD ["gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py", "--timeout", "120", "--access-logfile", "-"]
+# deploy/gunicorn.conf.py loads the app before forking the workers, keeps gunicorn from naming itself in a Server
+# header, and sets the workers' timeout (120 s; GUNICORN_CMD_ARGS="--timeout N" overrides it).
+CMD ["gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py", "--access-logfile", "-"]
 
 FROM base AS gpu
 # Triton compiles a small launcher for its kernels with the system C compiler, at run time.

@@ -25,6 +25,7 @@ from workloads.documents import upload_storage
 from workloads.documents.upload_retries import RETRYABLE
 from workloads.models import Upload, UploadFile
 
+
 def kept() -> QuerySet[UploadFile]:
     """The files whose original bytes are still stored."""
     return UploadFile.objects.filter(purged_at__isnull=True)
