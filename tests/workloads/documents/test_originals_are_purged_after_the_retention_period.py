@@ -68,3 +68,13 @@ def test_a_failed_upload_keeps_its_files_for_a_retry_until_the_retry_days_pass(w
 def test_beat_sends_the_purge_every_hour(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["purge upload originals"]
     assert entry == {"task": purge_upload_originals.name, "schedule": 3600}
+
+
+def test_a_period_of_0_days_deletes_every_original_when_extraction_finishes(workload, alice, settings,
+                                                                            django_capture_on_commit_callbacks):
+    settings.UPLOAD_ORIGINAL_RETENTION_DAYS = 0
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = store_upload(workload, alice, [SimpleUploadedFile("terms.txt", TEXT)])
+        extract_upload(upload.pk)
+    assert not _kept(upload) and upload.files.get().size_bytes == len(TEXT)
+    assert Document.objects.get().text == TEXT.decode()
