@@ -2,12 +2,9 @@
 changes once it is priced, and delete an uploaded file's original bytes with its last document or its row: the
 receivers join layers that must not import one another."""
 
-import functools
-
 from django.apps import apps as global_apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models.signals import post_delete, post_migrate, post_save
-from django.db import transaction
 from django.dispatch import receiver
 
 from workloads.comparisons.pricing import run_priced
@@ -55,7 +52,7 @@ def document_deleted(sender, instance: Document, **kwargs) -> None:
 def upload_file_deleted(sender, instance: UploadFile, **kwargs) -> None:
     # A workload's or an organisation's deletion cascades to its uploads' files: their bytes go once it commits.
     if instance.original.name:
-        transaction.on_commit(functools.partial(upload_storage.remove, [instance.original.name]))
+        upload_storage.remove_on_commit(instance.original.name)
 
 
 @receiver(post_migrate, dispatch_uid="workload_schedule_backfill")

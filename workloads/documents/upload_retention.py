@@ -14,10 +14,8 @@ went, and `original` is empty. A kept original is one with `purged_at` null.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -40,7 +38,7 @@ def purge(files: QuerySet[UploadFile]) -> int:
     purged = 0
     for pk, name in list(files.filter(purged_at__isnull=True).values_list("pk", "original")):
         if UploadFile.objects.filter(pk=pk, purged_at__isnull=True).update(purged_at=timezone.now(), original=""):
-            transaction.on_commit(functools.partial(upload_storage.remove, [name]))
+            upload_storage.remove_on_commit(name)
             purged += 1
     return purged
 

@@ -8,7 +8,10 @@ The worker reads one file at a time, so that its memory is one file's bytes howe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
+
+from django.db import transaction
 
 from workloads.models import Upload, UploadFile
 
@@ -35,6 +38,13 @@ def remove(names: Iterable[str]) -> None:
     for name in names:
         if name:
             storage.delete(name)
+
+
+def remove_on_commit(name: str) -> None:
+    """Delete an original once the transaction that let go of it commits (at once outside one): rolled back, the row
+    still names it. Robust: the rows are committed by then, so a storage error is logged, not raised into the
+    request or task that deleted them."""
+    transaction.on_commit(functools.partial(remove, [name]), robust=True)
 
 
 def read_file(stored: UploadFile) -> bytes:
