@@ -185,13 +185,23 @@ DEVICE_PROFILE_DIR = Path(env.str("DEVICE_PROFILE_DIR", default=str(BASE_DIR / "
 # compressed, under hashed names, cached for ever. Without it (runserver, tests) nothing is collected:
 # WhiteNoise finds each file in the app folders when asked.
 STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=False)
-if STATIC_MANIFEST:
-    STORAGES = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-else:
+if not STATIC_MANIFEST:
     WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = True
+# Uploaded files' original bytes (workloads.models.UploadFile.original), where the web process writes them and every
+# extraction worker reads them: a folder under MEDIA_ROOT by default, which the web and the workers must share (one
+# machine, or a shared volume); or an object store, with no code change, e.g. django-storages' S3 backend:
+# FILE_STORAGE_BACKEND=storages.backends.s3.S3Storage FILE_STORAGE_OPTIONS='{"bucket_name": "costplanner-uploads"}'
+# (docs/configuration.md). Nothing serves these files over HTTP: MEDIA_URL is not routed.
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media")))
+STORAGES = {
+    "default": {"BACKEND": env.str("FILE_STORAGE_BACKEND", default="django.core.files.storage.FileSystemStorage"),
+                "OPTIONS": env.json("FILE_STORAGE_OPTIONS", default={})},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Django spools an uploaded file over 2.5 MB to this folder (unset: the system's temporary folder). On the same
+# filesystem as MEDIA_ROOT, storing the file is a rename, not a copy.
+FILE_UPLOAD_TEMP_DIR = env.str("FILE_UPLOAD_TEMP_DIR", default=None)
 
 LOGGING = {
     "version": 1,
@@ -226,6 +236,16 @@ if min(QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY, QUOTA_STORED_BYTES) < 0:
 # Django's own request limits, sized so that our validators, not a bare 400, answer first.
 DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
+# What is kept of an upload's original bytes (workloads/documents/upload_retention.py). Always: an original goes when
+# the last document read from it is deleted, and when extraction finishes having kept nothing from it. Unset, an
+# original a document holds stays as long as that document; set, every original is deleted this many days after its
+# extraction finished (0: as soon as it finishes), the documents' text staying. A failed or cancelled upload keeps
+# its files for a retry during UPLOAD_RETRY_DAYS.
+_retention_days = env.str("UPLOAD_ORIGINAL_RETENTION_DAYS", default="")  # empty: no period
+UPLOAD_ORIGINAL_RETENTION_DAYS = int(_retention_days) if _retention_days else None
+UPLOAD_RETRY_DAYS = env.int("UPLOAD_RETRY_DAYS", default=7)
+if min(UPLOAD_ORIGINAL_RETENTION_DAYS or 0, UPLOAD_RETRY_DAYS) < 0:
+    raise ImproperlyConfigured("UPLOAD_ORIGINAL_RETENTION_DAYS and UPLOAD_RETRY_DAYS must be 0 or more days")
 
 # Mail: each scheduled run's PDF summary goes to its organisation's recipients. EMAIL_URL is
 # smtp://user:password@host:587 (or smtp+tls://, smtps://); the default prints mails to the
@@ -282,5 +302,6 @@ JOB_MAX_TAKEOVERS = env.int("JOB_MAX_TAKEOVERS", default=3)
 JOB_LOST_MESSAGE_AFTER_S = env.int("JOB_LOST_MESSAGE_AFTER_S", default=300)
 JOB_MAX_RESENDS = env.int("JOB_MAX_RESENDS", default=3)
 CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60},
-                        "recover stalled jobs": {"task": "workloads.recover_jobs", "schedule": JOB_STALE_AFTER_S}}
+                        "recover stalled jobs": {"task": "workloads.recover_jobs", "schedule": JOB_STALE_AFTER_S},
+                        "purge upload originals": {"task": "workloads.purge_upload_originals", "schedule": 3600}}
 CELERY_TIMEZONE = TIME_ZONE

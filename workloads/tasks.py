@@ -28,7 +28,7 @@ from workloads import rules
 from workloads.comparisons import batches, endpoint_spending, pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
-from workloads.documents import document_sets, intake
+from workloads.documents import document_sets, intake, upload_retention
 from workloads.models import (ComparisonRun, Document, EngineCall, GroupSweep, Probe, Summary, SummaryEmail, Upload,
                               Workload)
 from workloads.models.endpoint_keys import UnreadableKey
@@ -79,8 +79,9 @@ def extract_upload(upload_pk: int) -> None:
             # Locked first: a cancel or a takeover meanwhile keeps nothing.
             if Upload.objects.select_for_update().filter(pk=upload_pk, status=Upload.Status.RUNNING,
                                                          claimed_by=held.me).exists():
-                intake.keep(upload, documents, items)
+                replaced_origins = intake.keep(upload, documents, items)
                 Upload.finish(upload_pk, Upload.Status.DONE, held_by=held.me)
+                upload_retention.after_extraction(upload_pk, replaced_origins)
 
 
 @shared_task(name="workloads.generate_probes")
@@ -288,6 +289,16 @@ def recover_jobs() -> dict[str, int]:
     (workloads.workers.recovery); beat sends this every JOB_STALE_AFTER_S, and so does every worker
     (workloads.workers.worker_watch)."""
     return recovery.recover()
+
+
+@shared_task(name="workloads.purge_upload_originals")
+def purge_upload_originals() -> int:
+    """Delete the uploads' original bytes whose time is up (workloads.documents.upload_retention); beat sends this
+    every hour. How many went."""
+    purged = upload_retention.purge(upload_retention.due())
+    if purged:
+        log.info("deleted the original bytes of %d uploaded file(s)", purged)
+    return purged
 
 
 @shared_task(name="workloads.scheduled_comparison")

@@ -31,6 +31,14 @@ def quick_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def upload_storage_in_a_temporary_folder(settings, tmp_path, monkeypatch):
+    """Uploaded originals go to the real filesystem storage, in a folder of the test's own, for this process and the
+    workers and servers it starts."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    monkeypatch.setenv("MEDIA_ROOT", str(settings.MEDIA_ROOT))
+
+
 def _member(name: str, organisation: Organisation, role: Role) -> User:
     user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
     Membership.objects.create(user=user, organisation=organisation, role=role)

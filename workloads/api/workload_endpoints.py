@@ -144,7 +144,11 @@ def cancel_upload(request, upload_id: int):
              summary="Extract a failed or cancelled upload again from its stored files (409 otherwise)")
 def retry_upload(request, upload_id: int):
     upload = _upload_of(request, upload_id, Role.MEMBER)
-    if not upload_retries.retry_upload(upload):
+    try:
+        retried = upload_retries.retry_upload(upload)
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from exc
+    if not retried:
         raise HttpError(409, f"upload {upload.pk} is {upload.status}: only a failed or cancelled one is retried")
     return _upload_out(_upload_of(request, upload_id))
 

@@ -1,4 +1,4 @@
-"""Accepting uploaded files: validated at the edge, stored a chunk at a time, then extracted by the
+"""Accepting uploaded files: validated at the edge, stored in the file storage, then extracted by the
 workloads.extract_upload task, one file at a time, into the Documents the workload has room for."""
 
 from __future__ import annotations
@@ -86,11 +86,17 @@ def store_upload(workload: Workload, user, files: Sequence, replace_same_names: 
     validate_files(files)
     size = sum(f.size for f in files)
     quotas.check_upload(workload.organisation, size)  # before anything is written
-    with transaction.atomic():
-        upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
-        for f in files:
-            upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f)
-        quotas.admit_upload(workload.organisation, size)  # again under the lock, counting uploads stored meanwhile
+    stored = []
+    try:
+        with transaction.atomic():
+            upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
+            for f in files:
+                stored.append(upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f).original.name)
+            quotas.admit_upload(workload.organisation, size)  # again under the lock, counting uploads stored meanwhile
+    except BaseException:
+        # The rows rolled back; the storage does not, so the originals stored so far go too: nothing half-saved.
+        upload_storage.remove(stored)
+        raise
     return upload
 
 
@@ -150,8 +156,10 @@ def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_fl
     return read
 
 
-def keep(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> None:
-    """Save what `extract` read that the workload still has room for, and what became of each file, all or none."""
+def keep(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> set[int]:
+    """Save what `extract` read that the workload still has room for, and what became of each file, all or none.
+    Returns the UploadFiles that the documents replaced came from (upload_retention purges those left unheld)."""
+    replaced_origins = set()
     with transaction.atomic():
         # Another worker may be saving an upload of the same workload: one at a time, each judged against
         # the documents the other saved. (NO KEY: a new run or probe of the workload need not wait.)
@@ -159,9 +167,11 @@ def keep(upload: Upload, documents: list[Document | None], items: list[UploadIte
         replacing = _admit(upload, documents, items)
         for document, item in zip(documents, items, strict=True):
             if document:
-                _save(document, replacing)
+                if (origin := _save(document, replacing)) is not None:
+                    replaced_origins.add(origin)
                 item.document = document
         UploadItem.objects.bulk_create(items)
+    return replaced_origins
 
 
 def _admit(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> set[str]:
@@ -186,15 +196,16 @@ def _admit(upload: Upload, documents: list[Document | None], items: list[UploadI
     return replacing
 
 
-def _save(document: Document, replacing: set[str]) -> None:
+def _save(document: Document, replacing: set[str]) -> int | None:
     """Save a new document, or put it in the place of the document of its name, which keeps its address and the
-    date it was added (its page says which upload its text was read from)."""
-    if document.name in replacing:
-        document.pk, document.created_at = document.workload.documents.values_list("pk", "created_at").get(
-            name=document.name)
-        document.save(force_update=True)
-    else:
+    date it was added (its page says which upload its text was read from); returns the replaced one's UploadFile."""
+    if document.name not in replacing:
         document.save()
+        return None
+    document.pk, document.created_at, origin = document.workload.documents.values_list(
+        "pk", "created_at", "origin_id").get(name=document.name)
+    document.save(force_update=True)
+    return origin
 
 
 class _Room:

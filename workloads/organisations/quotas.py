@@ -153,10 +153,11 @@ def _seconds_to_midnight(organisation: Organisation) -> int:
 
 def original_bytes_sql() -> str:
     """The uploaded files' bytes that count as stored: a scalar subquery of the usage query, its one parameter the
-    organisation's id. All of them count while every upload's files stay in the database after extraction."""
+    organisation's id. The originals still kept count (workloads.documents.upload_retention: a purged one keeps its
+    row and its size, with `purged_at` set)."""
     return (f"SELECT COALESCE(SUM(f.size_bytes), 0) FROM {_table(UploadFile)} f "
             f"JOIN {_table(Upload)} u ON u.id = f.upload_id JOIN {_table(Workload)} w ON w.id = u.workload_id "
-            f"WHERE w.organisation_id = %s")
+            f"WHERE w.organisation_id = %s AND f.purged_at IS NULL")
 
 
 def _measure(organisation: Organisation) -> dict[str, int]:

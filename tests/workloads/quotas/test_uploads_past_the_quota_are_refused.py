@@ -2,15 +2,17 @@
 in the API, before any of its bytes are stored, and an upload refused saves nothing."""
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.workloads.quotas.conftest import page_text
 from workloads.documents.intake import store_upload
-from workloads.models import Document, Upload, UploadFile, UploadFileChunk
+from workloads.models import Document, Upload, UploadFile
 
 DAY_FULL = ("Acme's quota of uploads a day is 2: 2 were made today (UTC); the count starts again at midnight, or ask "
             "the site's operator for a larger quota")
@@ -22,7 +24,8 @@ def _file(name: str = "contract.txt", size: int = 100) -> SimpleUploadedFile:
 
 def _nothing_more_saved(uploads: int, files: int) -> None:
     assert (Upload.objects.count(), UploadFile.objects.count()) == (uploads, files)
-    assert UploadFileChunk.objects.count() == files  # one chunk a small file
+    stored = [path for path in Path(settings.MEDIA_ROOT).rglob("*") if path.is_file()]
+    assert len(stored) == files  # no original of a refused upload left in the storage
 
 
 def test_an_upload_past_the_uploads_of_the_day_is_refused_until_midnight(as_bob, bob, workload, settings):
