@@ -13,8 +13,8 @@ def _timeout(**env) -> int:
     argv = json.loads(instructions(dockerfile_stages()["web"], "CMD")[-1])
     assert "--timeout" not in argv, "a --timeout on the command line would override GUNICORN_CMD_ARGS"
     done = subprocess.run([sys.executable, "-m", *argv, "--print-config"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True, env={**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings",
-                                                        "SECRET_KEY": "tests-only-secret-key", **env})
+                          timeout=120, check=True,
+                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", **env})
     line = next(line for line in done.stdout.splitlines() if line.split("=")[0].strip() == "timeout")
     return int(line.split("=")[1])
 
