@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -210,30 +211,43 @@ def cases() -> list[Case]:
 def decoded_right(case: Case, time_zone: str | None) -> tuple[bool, str | None]:
     """Whether the extraction gives back exactly the text written, and the encoding it names (None: UTF-8), for an
     organisation in `time_zone` (None: no region preferred, as before issue 40)."""
-    from workloads.documents.extraction.datatypes import Skip
     from workloads.documents.extraction.regions import preferred_encodings
     from workloads.documents.extraction.text import decode_text
 
+    preferred = preferred_encodings(time_zone) if time_zone else ()
+    return read_back(case, lambda data: decode_text(data, preferred))
+
+
+def read_back(case: Case, decode: Callable) -> tuple[bool, str | None]:
+    """Whether `decode` (a decode_text, bytes to DecodedText) gives back exactly the text written, and the encoding
+    it names; a file it refuses is wrong."""
+    from workloads.documents.extraction.datatypes import Skip
+
     try:
-        decoded = decode_text(case.data, preferred_encodings(time_zone) if time_zone else ())
+        decoded = decode(case.data)
     except Skip as refused:
         return False, f"refused: {refused}"
     return decoded.text == case.text, decoded.encoding
 
 
-def measure() -> list[dict]:
-    """Each case decoded with no region preferred, as an organisation on the default time zone (UTC) has it, as one
-    in the language's region has it, and as organisations in each other region of the corpus have it."""
-    zones = sorted(set(REGION_TIME_ZONES.values()))
+def measure(found: list[Case] | None = None, time_zones: dict[str, str] = REGION_TIME_ZONES,
+            before: Callable | None = None) -> list[dict]:
+    """Each case (this corpus's by default) decoded with no region preferred, as an organisation on the default time
+    zone (UTC) has it, as one in the language's region has it (`time_zones`: language to zone), and as
+    organisations in each other region of `time_zones` have it; with `before`, an earlier decode_text, by that too."""
+    zones = sorted(set(time_zones.values()))
     rows = []
-    for case in cases():
-        own = REGION_TIME_ZONES[case.language]
+    for case in cases() if found is None else found:
+        own = time_zones[case.language]
         row = {"language": case.language, "encoding": case.encoding, "lines": case.lines,
                "bytes": len(case.data), "own_time_zone": own}
+        if before is not None:
+            row["right_before"], row["named_before"] = read_back(case, before)
         for column, time_zone in (("no_preference", None), ("utc", "UTC"), ("own_region", own)):
             row[f"right_{column}"], row[f"named_{column}"] = decoded_right(case, time_zone)
         others = [zone for zone in zones if zone != own]
-        row["right_in_other_regions"] = sum(decoded_right(case, zone)[0] for zone in others)
+        row["wrong_in_other_regions"] = [zone for zone in others if not decoded_right(case, zone)[0]]
+        row["right_in_other_regions"] = len(others) - len(row["wrong_in_other_regions"])
         row["other_regions"] = len(others)
         rows.append(row)
     return rows
