@@ -28,6 +28,10 @@ RECENT_UPLOADS = 5
 # list is drawn, and a change to it alone would not draw the list again.
 RUN_ROW = ("workload", "created_at", "status", "progress_done", "progress_total", "strategies", "device", "batch")
 RUNS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/status_badge.html")
+# What the list of probes shows of each (its passages included), kept as HTML under these values and whether the
+# viewer may change them (their edit and delete links); it holds no CSRF token. Drawing it was 6% of the page's CPU.
+PROBE_ROW = ("pk", "question", "answer", "kind", "source", "passage")
+PREFLIGHT_TEMPLATES = ("workloads/includes/preflight.html",)
 
 
 def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, context: dict) -> HttpResponse:
@@ -93,6 +97,8 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
                               rate_run=latest)
     runs = workload.runs.only(*RUN_ROW)
     rows = list(runs.values_list("pk", *RUN_ROW))
+    zone = timezone.get_current_timezone_name()
+    may_change = request.user.membership.may_change
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
         "documents": documents,
@@ -100,7 +106,10 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "uploads": Upload.with_kept_any(workload.uploads.all())[:RECENT_UPLOADS],
         "probes": probes,
         "runs": runs,
-        "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(), rows),
+        "runs_key": fragments.key(RUNS_TEMPLATES, zone, rows),
+        "probes_key": fragments.key(RUNS_TEMPLATES, workload.pk, may_change,
+                                    [tuple(getattr(p, name) for name in PROBE_ROW) for p in probes]),
+        "preflight_key": _preflight_key(preflight),
         "fragment_timeout": fragments.TIMEOUT_S,
         "probe_form": unbound_html(ProbeForm),
         "generation_form": unbound_html(ProbeGenerationForm),
@@ -113,3 +122,10 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "readers_history": batches.history(workload) if any(row[-1] for row in rows) else [],
     })
 
+
+def _preflight_key(preflight: fit.Preflight) -> str:
+    """The fit table's key: every value preflight.html shows, the estimate's sentence (what it rests on: the rates'
+    run, the model's speed) included. The rows are frozen dataclasses of plain values, so their repr says all."""
+    return fragments.key(PREFLIGHT_TEMPLATES, preflight.model, preflight.max_positions, preflight.document_tokens,
+                         preflight.documents, preflight.probes, preflight.rows, preflight.chosen,
+                         preflight.prompt_tokens, preflight.estimate)

@@ -1,4 +1,5 @@
-"""The three addresses benchmarks/page_load.py loads take the queries they take now, and no more: on a 2-core machine
+"""The three addresses benchmarks/page_load.py loads, and the run page benchmarks/page_cpu.py adds, take the queries
+they take now, and no more: on a 2-core machine
 each query is about half a millisecond of the web process's CPU (most of it Django building the SQL), and the pages
 meet their latency target under load only with their CPU where it is. A view that needs another query says so here.
 
@@ -18,8 +19,11 @@ LOGGED_IN = 2
 # Before benchmarks/page_cpu.py's rounds of cuts (2026-12-05): 13, 25 and 9; then 11, 18 and 7; since 2026-12-05's
 # second round (one read of the user with the membership, of the workload with its schedule, of its latest succeeded
 # run for the charts, durations and PDF link, of whether this period can be fired again; the dashboard's runs
-# ranked in one query, its alerts from them):
-EXPECTED = {"dashboard": LOGGED_IN + 6, "workload page": LOGGED_IN + 10, "API runs list": 4}
+# ranked in one query, its alerts from them); since the third round (2026-12-07: the workload page asks whether this
+# period can be fired again only beside a firing; the run page reads a succeeded run's figures only to draw them
+# once, takes its organisation from the membership and reads no strategies for a run with nothing to compare; the
+# run page took 16 before). The run page's own: the run, its earlier pricings and its latest PDF summary.
+EXPECTED = {"dashboard": LOGGED_IN + 6, "workload page": LOGGED_IN + 9, "run page": LOGGED_IN + 3, "API runs list": 4}
 
 
 @pytest.fixture
@@ -33,6 +37,7 @@ def test_the_loaded_addresses_keep_their_query_counts(client, alice, workload, h
     taken = {
         "dashboard": queries(client, reverse("dashboard")),
         "workload page": queries(client, reverse("workload_detail", args=[workload.pk])),
+        "run page": queries(client, reverse("run_detail", args=[history[-1].pk])),
         # As page_load.py's clients send it: the session cookie beside the token.
         "API runs list": queries(client, f"/api/workloads/{workload.pk}/runs", Authorization=bearer),
     }
