@@ -32,6 +32,11 @@ RUNS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/status_b
 # viewer may change them (their edit and delete links); it holds no CSRF token. Drawing it was 6% of the page's CPU.
 PROBE_ROW = ("pk", "question", "answer", "kind", "source", "passage")
 PREFLIGHT_TEMPLATES = ("workloads/includes/preflight.html",)
+# What the list of documents shows of each, kept likewise on the page's clock: its delete buttons name the page's one
+# form that carries the CSRF token (drawn on every view), so the list holds none.
+DOCUMENT_ROW = ("pk", "name", "source_path", "tokens", "lines", "size_bytes", "created_at")
+CHARTS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/chart.html",
+                    "workloads/includes/chart_refusals.html")
 
 
 def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, context: dict) -> HttpResponse:
@@ -89,7 +94,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, related=("periodic_task__crontab",))
     # The latest succeeded run, read once for its measured rates and its PDF summary (period, and whether one is done).
     latest = fit.latest_rate_run(workload, "period", done=pdf_exports.has_done())
-    charts, refusals = page_charts.workload_charts(workload)
+    history = page_charts.WorkloadCharts(workload)
     documents, probes = list(workload.documents.defer("text")), list(workload.probes.all())
     # What the form's defaults would run, for the documents and probes the page lists; the form itself shows it for
     # what is posted.
@@ -107,6 +112,9 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "probes": probes,
         "runs": runs,
         "runs_key": fragments.key(RUNS_TEMPLATES, zone, rows),
+        "documents_key": fragments.key(RUNS_TEMPLATES, zone, workload.pk, workload.target_model, may_change,
+                                       preflight.document_tokens,
+                                       [tuple(getattr(d, name) for name in DOCUMENT_ROW) for d in documents]),
         "probes_key": fragments.key(RUNS_TEMPLATES, workload.pk, may_change,
                                     [tuple(getattr(p, name) for name in PROBE_ROW) for p in probes]),
         "preflight_key": _preflight_key(preflight),
@@ -115,8 +123,9 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "generation_form": unbound_html(ProbeGenerationForm),
         "run_form": unbound_html(RunForm),
         "preflight": preflight,
-        "charts": charts,
-        "chart_refusals": refusals,
+        # Read, or drawn, only where the page has not kept their HTML under their key.
+        "history": history,
+        "charts_key": fragments.key(CHARTS_TEMPLATES, history.key),
         "latest_run": latest,
         # Read only where some run was queued with other readers: the page's rows already say.
         "readers_history": batches.history(workload) if any(row[-1] for row in rows) else [],

@@ -1,8 +1,12 @@
-"""The workload page keeps its fit table and its list of probes as HTML (keyed on what they show), and its next
-firings until the first of them passes: a new document, probe or measured run, an edited probe, another viewer's role,
-a changed schedule or the clock passing a firing shows on the very next view, never what was kept."""
+"""The workload page keeps its fit table, its lists of documents and probes and its charts as HTML (keyed on what they
+show), and its next firings until the first of them passes: a new document, probe or run, an edited or deleted one,
+another viewer's role, a changed schedule or the clock passing a firing shows on the very next view, never what was
+kept."""
 
 import datetime as dt
+import json
+import re
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
@@ -11,7 +15,7 @@ from django.urls import reverse
 
 from tests.workloads.pages.conftest import html, make_run, standard_report
 from workloads.models import Document, Probe
-from workloads.reporting import scheduling
+from workloads.reporting import page_charts, scheduling
 
 
 @pytest.fixture(autouse=True)
@@ -77,3 +81,48 @@ def test_the_next_firings_are_kept_until_the_first_passes(workload):
     workload.save()
     later = scheduling.next_fire_times(workload, after=now)
     assert [t.hour for t in later] == [9] * 4 and [t.date() for t in later] == [t.date() for t in times]
+
+
+def test_the_document_list_follows_its_documents_and_deletes_through_the_pages_form(bob, vera, workload, probe):
+    document = Document.objects.create(workload=workload, name="msa.txt", text="The notice period is 90 days.",
+                                       tokens=1234, lines=1, size_bytes=29)
+    member = Client(enforce_csrf_checks=True)
+    member.force_login(bob)
+    delete = reverse("document_delete", args=[workload.pk, document.pk])
+    page = _page(member, workload)
+    assert f'form="document-delete" formaction="{delete}"' in page
+
+    viewer = Client()
+    viewer.force_login(vera)
+    page = _page(viewer, workload)  # the same documents, for a role that deletes nothing
+    assert "msa.txt" in page and delete not in page and 'id="document-delete"' not in page
+
+    Document.objects.create(workload=workload, name="annex.txt", text="Either party may terminate.", tokens=5,
+                            lines=1, size_bytes=27)
+    page = _page(member, workload)
+    assert "annex.txt" in page and '<th scope="row">2 documents</th>' in page
+
+    # The button posts the page's one form, with its CSRF token, to the document's own address.
+    token = re.search(r'<form method="post" id="document-delete" hidden><input type="hidden" '
+                      r'name="csrfmiddlewaretoken" value="([^"]+)">', page).group(1)
+    assert member.post(delete, {"csrfmiddlewaretoken": token}).status_code == 302
+    assert not Document.objects.filter(pk=document.pk).exists()
+    page = _page(member, workload)
+    assert delete not in page and f'{document.pk}/">msa.txt</a>' not in page
+    assert '<th scope="row">1 document</th>' in page
+
+
+def test_the_charts_are_read_once_and_follow_a_new_run(alice_client, workload, probe, prices):
+    make_run(workload, standard_report(probe))
+    with mock.patch.object(page_charts, "cache", wraps=cache) as kept:
+        _page(alice_client, workload)
+        assert any(call.args[0].startswith("chart:") for call in kept.get.call_args_list)
+        kept.get.reset_mock()
+        _page(alice_client, workload)  # their HTML kept: the charts themselves are not read
+        assert not any(call.args[0].startswith("chart:") for call in kept.get.call_args_list)
+
+    make_run(workload, standard_report(probe))
+    figure = re.search(r'<script id="chart-cost-over-time-data" type="application/json">(.*?)</script>',
+                       _page(alice_client, workload))
+    dense = next(trace for trace in json.loads(figure.group(1))["data"] if trace["name"] == "Whole documents (dense)")
+    assert len(dense["y"]) == 2
