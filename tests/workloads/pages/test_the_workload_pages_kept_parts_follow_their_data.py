@@ -63,7 +63,8 @@ def test_the_probe_list_follows_an_edit_and_the_viewers_role(alice_client, vera,
     assert "How long is the notice period?" in page and f'href="{edit}"' not in page
 
 
-def test_the_next_firings_are_kept_until_the_first_passes(workload):
+def test_the_next_firings_are_kept_until_the_first_passes(alice_client, workload):
+    assert f", 06:00 {workload.organisation.timezone}</time>" in _page(alice_client, workload)
     crontab = workload.periodic_task.crontab
     now = dt.datetime(2026, 5, 10, 12, 0, tzinfo=dt.UTC)
     times = scheduling.next_fire_times(workload, after=now)
@@ -81,6 +82,8 @@ def test_the_next_firings_are_kept_until_the_first_passes(workload):
     workload.save()
     later = scheduling.next_fire_times(workload, after=now)
     assert [t.hour for t in later] == [9] * 4 and [t.date() for t in later] == [t.date() for t in times]
+    page = _page(alice_client, workload)  # the page's list of them, kept as HTML, follows at once
+    assert ", 09:00 UTC</time>" in page and ", 06:00 UTC</time>" not in page
 
 
 def test_the_document_list_follows_its_documents_and_deletes_through_the_pages_form(bob, vera, workload, probe):
