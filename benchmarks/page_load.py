@@ -117,7 +117,8 @@ def _setup(args, env: dict) -> dict:
     subprocess.run([sys.executable, "-m", "celery", "-A", "costplanner", "purge", "-f", "-Q", "gpu,default"],
                    cwd=ROOT, env=env, check=True, timeout=120, stdout=subprocess.DEVNULL)
     finished = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).latest("created_at", "pk")
-    run = None if args.no_comparison else start_run(workload, user, confirm_refusals=True)
+    # Confirmed: the history's made-up rates put it at hours, and it is cancelled once measured.
+    run = None if args.no_comparison else start_run(workload, user, confirm_refusals=True, confirm_duration=True)
     return {"workload": workload.pk, "run": run.pk if run else None, "finished": finished.pk,
             "token": ApiToken.issue(user),
             "runs": ComparisonRun.objects.filter(workload=workload).count()}
