@@ -1,7 +1,7 @@
-"""The three addresses benchmarks/page_load.py loads, and the run page benchmarks/page_cpu.py adds, take the queries
-they take now, and no more: on a 2-core machine
-each query is about half a millisecond of the web process's CPU (most of it Django building the SQL), and the pages
-meet their latency target under load only with their CPU where it is. A view that needs another query says so here.
+"""The four addresses benchmarks/page_load.py loads (the run page since issue 40) take the queries they take now, and
+no more: on a 2-core machine each query is about half a millisecond of the web process's CPU (most of it Django
+building the SQL), and the pages meet their latency target under load only with their CPU where it is. A view that
+needs another query says so here.
 
 A logged-in page's own: its session, and its user with the membership and organisation in one join
 (workloads.organisations.member_backend). An API read signs in by its token alone: the address's failed sign-ins
