@@ -296,7 +296,7 @@ def main() -> None:
         if not args.url:
             # The web image's command (Dockerfile), its access log included, bound to loopback.
             web = _start([sys.executable, "-m", "gunicorn", "costplanner.wsgi", "--config", "deploy/gunicorn.conf.py",
-                          "--timeout", "120", "--access-logfile", "-", "--workers", str(args.workers),
+                          "--access-logfile", "-", "--workers", str(args.workers),
                           "--bind", f"127.0.0.1:{args.port}"], env, logs / "gunicorn.log")
             started.append(web)
             _wait(lambda: _answers(base), 60, "gunicorn to answer")

@@ -132,9 +132,9 @@ def _growth(baseline: int) -> dict:
             "growth_mb": round((peak - baseline) / 1e6)}
 
 
-def run_child(*args: str, env: dict | None = None) -> dict:
-    """Run this script as a child process (`store` or `extract`) and return what it printed."""
-    done = subprocess.run([sys.executable, __file__, *args], cwd=ROOT, capture_output=True, text=True, check=False,
+def run_child(*args: str, env: dict | None = None, script: str = __file__) -> dict:
+    """Run this script (or `script`) as a child process (`store` or `extract`) and return what it printed."""
+    done = subprocess.run([sys.executable, script, *args], cwd=ROOT, capture_output=True, text=True, check=False,
                           env={**os.environ, **(env or {})})
     if done.returncode:
         raise RuntimeError(f"{args[0]} exited with {done.returncode}: {done.stderr[-3000:]}")

@@ -8,6 +8,8 @@ import datetime as dt
 from pathlib import Path
 
 import environ
+from django.core.checks.security.base import (SECRET_KEY_INSECURE_PREFIX, SECRET_KEY_MIN_LENGTH,
+                                              SECRET_KEY_MIN_UNIQUE_CHARACTERS)
 from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
@@ -19,12 +21,24 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key" if DEBUG else environ.Env.NOTSET)
-# .env.example's placeholder (its every secret says "change-me") signs sessions and password links that anyone
-# who read the example could forge: refused outright, in every process, not left to `check --deploy`'s W009.
-if not DEBUG and "change-me" in SECRET_KEY.lower():
-    raise ImproperlyConfigured(
-        "SECRET_KEY is still .env.example's placeholder: set it to 50 or more random characters, e.g. the output of "
-        "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+# A weak key starts every process and passes `manage.py check` (only `check --deploy` warns, W009), but Django refuses
+# an empty one on first use, so every sign-in was a 500; a short one signs sessions and password links that can be
+# guessed. Outside DEBUG each process refuses it at start, by Django's own measure of a weak key.
+if not DEBUG:
+    how_to_make_one = ("set it to 50 or more random characters, e.g. the output of "
+                       "python -c 'import secrets; print(secrets.token_urlsafe(50))'")
+    # .env.example's placeholder (its every secret says "change-me") is long enough, but anyone who read the example
+    # could forge what it signs.
+    if "change-me" in SECRET_KEY.lower():
+        raise ImproperlyConfigured(f"SECRET_KEY is still .env.example's placeholder: {how_to_make_one}")
+    if not SECRET_KEY:
+        raise ImproperlyConfigured(f"SECRET_KEY is empty: {how_to_make_one}")
+    if (len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+            or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)):
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} distinct; Django asks for "
+            f"{SECRET_KEY_MIN_LENGTH} or more, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} or more distinct, and no "
+            f"{SECRET_KEY_INSECURE_PREFIX!r} prefix): {how_to_make_one}")
 # The secrets that encrypt endpoints' API keys at rest (workloads/models/endpoint_keys.py), comma-separated: the first
 # encrypts, each one decrypts, so a new secret goes first and the old one stays until every key was saved again.
 # Unset, SECRET_KEY is the one secret, so that a fresh install needs nothing more; production should set its own,
@@ -43,12 +57,15 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 # socket's peer is the client). Failed sign-ins are counted per address (workloads/sign_in_throttle.py).
 TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 
-# Failed sign-ins, on the login form or with an API token, counted by django-axes per username and per address.
+# Failed sign-ins, counted by django-axes (workloads/sign_in_throttle.py): wrong passwords per username at an address,
+# unknown API tokens per address; docs/deployment.md says how the defaults were chosen.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+TOKEN_FAILURE_LIMIT = env.int("TOKEN_FAILURE_LIMIT", default=20)
 LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
-AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_FAILURE_LIMIT = "workloads.sign_in_throttle.failure_limit"
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = "workloads.sign_in_throttle.lockout_parameters"
+# Username and address together, so that one address (an office behind NAT) cannot lock out the others behind it.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "workloads.sign_in_throttle.client_address"
 AXES_LOCKOUT_CALLABLE = "workloads.sign_in_throttle.lockout_response"
 AUTHENTICATION_BACKENDS = [
@@ -168,13 +185,23 @@ DEVICE_PROFILE_DIR = Path(env.str("DEVICE_PROFILE_DIR", default=str(BASE_DIR / "
 # compressed, under hashed names, cached for ever. Without it (runserver, tests) nothing is collected:
 # WhiteNoise finds each file in the app folders when asked.
 STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=False)
-if STATIC_MANIFEST:
-    STORAGES = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-    }
-else:
+if not STATIC_MANIFEST:
     WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = True
+# Uploaded files' original bytes (workloads.models.UploadFile.original), where the web process writes them and every
+# extraction worker reads them: a folder under MEDIA_ROOT by default, which the web and the workers must share (one
+# machine, or a shared volume); or an object store, with no code change, e.g. django-storages' S3 backend:
+# FILE_STORAGE_BACKEND=storages.backends.s3.S3Storage FILE_STORAGE_OPTIONS='{"bucket_name": "costplanner-uploads"}'
+# (docs/configuration.md). Nothing serves these files over HTTP: MEDIA_URL is not routed.
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media")))
+STORAGES = {
+    "default": {"BACKEND": env.str("FILE_STORAGE_BACKEND", default="django.core.files.storage.FileSystemStorage"),
+                "OPTIONS": env.json("FILE_STORAGE_OPTIONS", default={})},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Django spools an uploaded file over 2.5 MB to this folder (unset: the system's temporary folder). On the same
+# filesystem as MEDIA_ROOT, storing the file is a rename, not a copy.
+FILE_UPLOAD_TEMP_DIR = env.str("FILE_UPLOAD_TEMP_DIR", default=None)
 
 LOGGING = {
     "version": 1,
@@ -198,9 +225,27 @@ WORKLOAD_MAX_TOKENS = env.int("WORKLOAD_MAX_TOKENS", default=1_000_000)
 # Each PDF or DOCX is read in a child process with at most this much memory (address space) and time.
 EXTRACTION_MAX_MEMORY_BYTES = env.int("EXTRACTION_MAX_MEMORY_BYTES", default=2**30)
 EXTRACTION_TIMEOUT_S = env.int("EXTRACTION_TIMEOUT_S", default=120)
+# Quotas per organisation (workloads.organisations.quotas), which an organisation's own, set in the admin, replaces.
+# Runs and sweeps share the workers' queue with every organisation; uploads are extraction tasks; stored bytes fill
+# the database and every backup. docs/configuration.md says how the defaults were chosen.
+QUOTA_RUNS_QUEUED = env.int("QUOTA_RUNS_QUEUED", default=10)
+QUOTA_UPLOADS_PER_DAY = env.int("QUOTA_UPLOADS_PER_DAY", default=100)
+QUOTA_STORED_BYTES = env.int("QUOTA_STORED_BYTES", default=5 * 2**30)
+if min(QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY, QUOTA_STORED_BYTES) < 0:
+    raise ImproperlyConfigured("QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY and QUOTA_STORED_BYTES must be 0 or more")
 # Django's own request limits, sized so that our validators, not a bare 400, answer first.
 DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 2**20
+# What is kept of an upload's original bytes (workloads/documents/upload_retention.py). Always: an original goes when
+# the last document read from it is deleted, and when extraction finishes having kept nothing from it. Unset, an
+# original a document holds stays as long as that document; set, every original is deleted this many days after its
+# extraction finished (0: as soon as it finishes), the documents' text staying. A failed or cancelled upload keeps
+# its files for a retry during UPLOAD_RETRY_DAYS.
+_retention_days = env.str("UPLOAD_ORIGINAL_RETENTION_DAYS", default="")  # empty: no period
+UPLOAD_ORIGINAL_RETENTION_DAYS = int(_retention_days) if _retention_days else None
+UPLOAD_RETRY_DAYS = env.int("UPLOAD_RETRY_DAYS", default=7)
+if min(UPLOAD_ORIGINAL_RETENTION_DAYS or 0, UPLOAD_RETRY_DAYS) < 0:
+    raise ImproperlyConfigured("UPLOAD_ORIGINAL_RETENTION_DAYS and UPLOAD_RETRY_DAYS must be 0 or more days")
 
 # Mail: each scheduled run's PDF summary goes to its organisation's recipients. EMAIL_URL is
 # smtp://user:password@host:587 (or smtp+tls://, smtps://); the default prints mails to the
@@ -257,5 +302,6 @@ JOB_MAX_TAKEOVERS = env.int("JOB_MAX_TAKEOVERS", default=3)
 JOB_LOST_MESSAGE_AFTER_S = env.int("JOB_LOST_MESSAGE_AFTER_S", default=300)
 JOB_MAX_RESENDS = env.int("JOB_MAX_RESENDS", default=3)
 CELERY_BEAT_SCHEDULE = {"fail lost jobs": {"task": "workloads.fail_lost_jobs", "schedule": 15 * 60},
-                        "recover stalled jobs": {"task": "workloads.recover_jobs", "schedule": JOB_STALE_AFTER_S}}
+                        "recover stalled jobs": {"task": "workloads.recover_jobs", "schedule": JOB_STALE_AFTER_S},
+                        "purge upload originals": {"task": "workloads.purge_upload_originals", "schedule": 3600}}
 CELERY_TIMEZONE = TIME_ZONE

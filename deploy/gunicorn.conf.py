@@ -15,6 +15,12 @@ line fails there rather than sending it again.
 from gunicorn.http import wsgi
 
 preload_app = True
+# A sync worker must answer each request within `timeout` seconds, or the master kills it (and the client gets a 500):
+# the whole request, its body's arrival included. The largest upload (UPLOAD_MAX_FILES x UPLOAD_MAX_FILE_BYTES, 1000 MiB
+# by default) must arrive and be stored inside it: behind a proxy that buffers request bodies (nginx does by default)
+# it arrives at the proxy's speed, not the client's; without one, bytes / link speed must fit (docs/deployment.md).
+# An operator raises it with GUNICORN_CMD_ARGS="--timeout 600", which overrides this file.
+timeout = 120
 
 
 def when_ready(server):

@@ -2,8 +2,19 @@ from django.contrib import admin
 
 from workloads import models
 
-for model in (models.Organisation, models.Probe, models.GpuPrice, models.ApiPrice):
+for model in (models.Probe, models.GpuPrice, models.ApiPrice):
     admin.site.register(model)
+
+
+@admin.register(models.Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    # The quotas are the operator's to set, here only: the organisation's own admins never see them on a form.
+    list_display = ("name", "timezone", "quota_runs_queued", "quota_uploads_per_day", "quota_stored_bytes")
+    fieldsets = [
+        (None, {"fields": ["name", "timezone", "summary_recipients", "endpoint_run_cap", "endpoint_month_cap"]}),
+        ("Quotas (empty: the defaults the settings QUOTA_RUNS_QUEUED, QUOTA_UPLOADS_PER_DAY and QUOTA_STORED_BYTES "
+         "set)", {"fields": ["quota_runs_queued", "quota_uploads_per_day", "quota_stored_bytes"]}),
+    ]
 
 
 @admin.register(models.Membership)

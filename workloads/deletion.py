@@ -1,13 +1,13 @@
-"""Deleting a workload with all it holds: documents, probes, uploads, runs with their PDFs and mails, and its
-beat entry (signals.workload_deleted); or one run with its PDFs and mails. Never from under a job at work on
-it: that job would fail half-way."""
+"""Deleting a workload with all it holds: documents, probes, uploads, runs with their PDFs and mails, group-size
+sweeps, and its beat entry (signals.workload_deleted); or one run with its PDFs and mails. Never from under a job
+at work on it: that job would fail half-way."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from workloads.models import ComparisonRun, Upload, Workload
+from workloads.models import ComparisonRun, GroupSweep, Upload, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
 from workloads.reporting import changes
 
@@ -15,21 +15,24 @@ from workloads.reporting import changes
 def what_goes(workload: Workload) -> dict[str, int]:
     """What deleting the workload deletes with it, for the page that asks to confirm."""
     return {"documents": workload.documents.count(), "probes": workload.probes.count(),
-            "comparisons": workload.runs.count(), "uploads": workload.uploads.count()}
+            "comparisons": workload.runs.count(), "uploads": workload.uploads.count(),
+            "sweeps": workload.group_sweeps.count()}
+
+
+# The jobs of a workload that block its deletion while queued or running, as each is named, and what to wait for.
+_BLOCKING = ((ComparisonRun, "run", "it"), (Upload, "upload", "its extraction"), (GroupSweep, "sweep", "it"))
 
 
 def delete_workload(workload: Workload) -> None:
-    """Delete it, or raise ValidationError naming the comparison or upload still queued or running."""
+    """Delete it, or raise ValidationError naming the comparison, upload or group-size sweep still queued or
+    running."""
     with transaction.atomic():
         unfinished = {"workload": workload, "status__in": UNFINISHED_STATUSES}
-        run = ComparisonRun.objects.select_for_update().filter(**unfinished).first()
-        if run is not None:
-            raise ValidationError(f"run {run.pk} is {run.status}: cancel it, or wait for it to finish, before "
-                                  "deleting the workload")
-        upload = Upload.objects.select_for_update().filter(**unfinished).first()
-        if upload is not None:
-            raise ValidationError(f"upload {upload.pk} is {upload.status}: cancel it, or wait for its extraction "
-                                  "to finish, before deleting the workload")
+        for model, name, what in _BLOCKING:
+            job = model.objects.select_for_update().filter(**unfinished).first()
+            if job is not None:
+                raise ValidationError(f"{name} {job.pk} is {job.status}: cancel it, or wait for {what} to finish, "
+                                      "before deleting the workload")
         workload.delete()
 
 

@@ -1,13 +1,19 @@
-"""Failed sign-ins are throttled per username and per address, for the login form and for API tokens alike.
+"""Failed sign-ins are throttled per username at an address, and unknown API tokens per address.
 
 django-axes does the counting. It was chosen over Django's cache and a small middleware because it keeps its
 counts in the database, which every gunicorn worker shares (the default cache is per process, and the embedded
 default has no Redis); because it also guards the admin site's login; and because it is maintained. The login form
 reaches it through its authentication backend; a token check reports its failures with `user_login_failed`.
 
-Each failure counts against its username and, separately, against its address: after LOGIN_FAILURE_LIMIT of
-either within LOGIN_LOCKOUT_MINUTES, that username (from anywhere) and that address (whatever the username) are
-refused, even with the right password or a valid token, until the failures are that old.
+A wrong password counts against its username and address together (AXES_LOCKOUT_PARAMETERS): after
+LOGIN_FAILURE_LIMIT of them within LOGIN_LOCKOUT_MINUTES, that username is refused from that address, even with the
+right password, until the failures are that old. The same username from another address, and every other username
+from that address, still sign in: an office behind one NAT address is not locked out by one of its members (or by
+someone guessing from inside it), and nobody can lock a user out from elsewhere by guessing at their name.
+
+A token names no user, so unknown tokens count under TOKEN_USERNAME, a name no account can have, at their address:
+after TOKEN_FAILURE_LIMIT of them, tokens from that address are refused, while its login form is not affected.
+docs/deployment.md says how the defaults were chosen.
 """
 
 from __future__ import annotations
@@ -20,16 +26,19 @@ from django.shortcuts import render
 from axes.handlers.proxy import AxesProxyHandler
 from workloads.middleware import API_PREFIX
 
-# A token check's "credentials": a token names no user, so its failures count against the address alone.
-TOKEN_CREDENTIALS = {"api_token": True}
+# Django's usernames hold letters, digits and @.+-_ only: no account has this one, so token failures are counted
+# apart from every user's. Typed into the login form, it counts as an unknown token: no more than sending one.
+TOKEN_USERNAME = "(unknown API token)"
+TOKEN_CREDENTIALS = {"username": TOKEN_USERNAME}
 
 
-def lockout_parameters(request_or_attempt, credentials: dict | None) -> list[str]:
-    """AXES_LOCKOUT_PARAMETERS: a username and an address are each limited on their own (an attacker spreading
-    guesses over addresses still meets the username's limit, and one guessing many usernames the address's)."""
-    if credentials and credentials.get("api_token"):
-        return ["ip_address"]
-    return ["username", "ip_address"]
+def _is_token(credentials: dict | None) -> bool:
+    return bool(credentials) and credentials.get("username") == TOKEN_USERNAME
+
+
+def failure_limit(request: HttpRequest, credentials: dict | None) -> int:
+    """AXES_FAILURE_LIMIT: tokens from an address have their own limit, the login form's usernames theirs."""
+    return settings.TOKEN_FAILURE_LIMIT if _is_token(credentials) else settings.LOGIN_FAILURE_LIMIT
 
 
 def client_address(request: HttpRequest) -> str:
@@ -45,7 +54,7 @@ def client_address(request: HttpRequest) -> str:
 
 
 def token_refused(request: HttpRequest) -> bool:
-    """Whether the request's address is locked out by failed sign-ins (its token is then not even looked up)."""
+    """Whether tokens from the request's address are locked out (its token is then not even looked up)."""
     AxesProxyHandler.update_request(request)
     return not AxesProxyHandler.is_allowed(request, TOKEN_CREDENTIALS)
 
@@ -55,15 +64,18 @@ def token_failed(request: HttpRequest) -> None:
     user_login_failed.send(sender=__name__, credentials=dict(TOKEN_CREDENTIALS), request=request)
 
 
-def lockout_message() -> str:
+def lockout_message(credentials: dict | None) -> str:
     minutes = settings.LOGIN_LOCKOUT_MINUTES
-    return (f"too many failed sign-ins from this address or for this username: try again in {minutes} minutes "
-            f"(after {settings.LOGIN_FAILURE_LIMIT} failures, sign-ins are refused for {minutes} minutes)")
+    if _is_token(credentials):
+        return (f"too many unknown API tokens from this address: tokens from it are refused for {minutes} minutes "
+                f"(after {settings.TOKEN_FAILURE_LIMIT} failures); signing in with a password is not affected")
+    return (f"too many failed sign-ins for this username from this address: try again in {minutes} minutes "
+            f"(after {settings.LOGIN_FAILURE_LIMIT} failures, it is refused here for {minutes} minutes)")
 
 
 def lockout_response(request: HttpRequest, original_response, credentials: dict | None):
     """AXES_LOCKOUT_CALLABLE: a refused sign-in says why and for how long, as JSON under /api/ and as a page
     elsewhere, with 429 Too Many Requests."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"detail": lockout_message()}, status=429)
-    return render(request, "registration/locked_out.html", {"message": lockout_message()}, status=429)
+        return JsonResponse({"detail": lockout_message(credentials)}, status=429)
+    return render(request, "registration/locked_out.html", {"message": lockout_message(credentials)}, status=429)

@@ -1,5 +1,6 @@
-"""Keep each workload's beat entry in step with its schedule and its organisation's time zone, and record a run's
-changes once it is priced: the receivers join layers that must not import one another."""
+"""Keep each workload's beat entry in step with its schedule and its organisation's time zone, record a run's
+changes once it is priced, and delete an uploaded file's original bytes with its last document or its row: the
+receivers join layers that must not import one another."""
 
 from django.apps import apps as global_apps
 from django.core.exceptions import FieldDoesNotExist
@@ -7,7 +8,8 @@ from django.db.models.signals import post_delete, post_migrate, post_save
 from django.dispatch import receiver
 
 from workloads.comparisons.pricing import run_priced
-from workloads.models import ComparisonRun, Organisation, Workload
+from workloads.documents import upload_retention, upload_storage
+from workloads.models import ComparisonRun, Document, Organisation, UploadFile, Workload
 from workloads.reporting import changes, scheduling
 
 
@@ -37,6 +39,20 @@ def organisation_saved(sender, instance: Organisation, update_fields=None, **kwa
 @receiver(post_delete, sender=Workload, dispatch_uid="workload_schedule_delete")
 def workload_deleted(sender, instance: Workload, **kwargs) -> None:
     scheduling.delete_schedule(instance)
+
+
+@receiver(post_delete, sender=Document, dispatch_uid="document_deleted_purges_its_original")
+def document_deleted(sender, instance: Document, **kwargs) -> None:
+    # Also sent for each document a workload's deletion cascades to: its files' rows go too (below).
+    if instance.origin_id is not None:
+        upload_retention.purge_unheld(UploadFile.objects.filter(pk=instance.origin_id))
+
+
+@receiver(post_delete, sender=UploadFile, dispatch_uid="upload_file_deleted_removes_its_original")
+def upload_file_deleted(sender, instance: UploadFile, **kwargs) -> None:
+    # A workload's or an organisation's deletion cascades to its uploads' files: their bytes go once it commits.
+    if instance.original.name:
+        upload_storage.remove_on_commit(instance.original.name)
 
 
 @receiver(post_migrate, dispatch_uid="workload_schedule_backfill")

@@ -28,7 +28,7 @@ from workloads import rules
 from workloads.comparisons import batches, endpoint_spending, pricing, queued_inputs
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
-from workloads.documents import document_sets, intake
+from workloads.documents import document_sets, intake, upload_retention
 from workloads.models import (ComparisonRun, Document, EngineCall, GroupSweep, Probe, Summary, SummaryEmail, Upload,
                               Workload)
 from workloads.models.endpoint_keys import UnreadableKey
@@ -43,10 +43,6 @@ _tokenizers: dict = {}
 
 Status = ComparisonRun.Status
 LOST_JOB_GRACE_S = 600
-
-
-class RunCancelled(Exception):
-    pass
 
 
 def _tokenizer(name: str):
@@ -74,13 +70,18 @@ def extract_upload(upload_pk: int) -> None:
         Upload.objects.filter(pk=upload_pk).update(files_done=0)
     upload = Upload.objects.select_related("workload").get(pk=upload_pk)
     with held.work(internal="extraction failed: "):
-        documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model))  # slow, and unlocked
+        try:
+            documents, items = intake.extract(upload, _tokenizer(upload.workload.target_model), held.me)  # slow
+        except leases.Stopped:
+            log.info("upload %s was cancelled while extracting, or taken over", upload_pk)
+            return
         with transaction.atomic():  # the documents kept and the upload's "done" are saved together, or neither
             # Locked first: a cancel or a takeover meanwhile keeps nothing.
             if Upload.objects.select_for_update().filter(pk=upload_pk, status=Upload.Status.RUNNING,
                                                          claimed_by=held.me).exists():
-                intake.keep(upload, documents, items)
+                replaced_origins = intake.keep(upload, documents, items)
                 Upload.finish(upload_pk, Upload.Status.DONE, held_by=held.me)
+                upload_retention.after_extraction(upload_pk, replaced_origins)
 
 
 @shared_task(name="workloads.generate_probes")
@@ -135,8 +136,8 @@ def run_comparison(run_pk: int) -> None:
                              UnreadableKey)):
         try:
             report = _compare(run)
-        except RunCancelled:
-            log.info("run %s was cancelled while running", run_pk)
+        except leases.Stopped:
+            log.info("run %s was cancelled while running, or taken over", run_pk)
             return
         except SoftTimeLimitExceeded:
             ComparisonRun.fail(run_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s", me)
@@ -224,10 +225,8 @@ def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText],
 
 def _progress(run_pk: int, me: str):
     def report(done: int, planned: int, message: str) -> None:
-        # One conditional UPDATE both records progress and notices a cancel, or a takeover by another worker.
-        if not ComparisonRun.objects.filter(pk=run_pk, status=Status.RUNNING, claimed_by=me).update(
-                progress_done=done, progress_total=planned, progress_message=message[:300]):
-            raise RunCancelled
+        leases.report(ComparisonRun, run_pk, me, progress_done=done, progress_total=planned,
+                      progress_message=message[:300])
     return report
 
 
@@ -243,21 +242,26 @@ def run_group_sweep(sweep_pk: int) -> None:
         return
     # A sweep keeps nothing until it is done, so one taken over from a dead worker simply starts again.
     job = GroupSweep.objects.select_related("workload").get(pk=sweep_pk)
-    me = held.me
     kept = job.settings
 
     def progress(done: int, planned: int, _message: str) -> None:
-        GroupSweep.objects.filter(pk=sweep_pk, status=GroupSweep.Status.RUNNING, claimed_by=me).update(
-            progress_done=done, progress_total=planned)
+        # Between two questions asked: one cancelled stops here.
+        leases.report(GroupSweep, sweep_pk, held.me, progress_done=done, progress_total=planned)
 
     with held.work(refusals=(EngineError,)):
-        lm = _model(job.model)
-        GroupSweep.objects.filter(pk=sweep_pk).update(device=device_name(lm.device))
-        report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
-                       run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+        try:
+            lm = _model(job.model)
+            # A cancel while the model loaded stops it here.
+            leases.report(GroupSweep, sweep_pk, held.me, device=device_name(lm.device))
+            report = sweep(lm, _texts(job.workload.documents.all()), _questions(job.workload.probes.all()),
+                           run_settings.attention(kept), job.group_sizes, kept["gate_points"], progress)
+        except leases.Stopped:
+            log.info("group-size sweep %s was cancelled while running, or taken over", sweep_pk)
+            return
     if held.failed:
         return
-    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, me, report=report, progress_done=F("progress_total"))
+    GroupSweep.finish(sweep_pk, GroupSweep.Status.SUCCEEDED, held.me, report=report,
+                      progress_done=F("progress_total"))
 
 
 @shared_task(name="workloads.fail_lost_jobs")
@@ -285,6 +289,16 @@ def recover_jobs() -> dict[str, int]:
     (workloads.workers.recovery); beat sends this every JOB_STALE_AFTER_S, and so does every worker
     (workloads.workers.worker_watch)."""
     return recovery.recover()
+
+
+@shared_task(name="workloads.purge_upload_originals")
+def purge_upload_originals() -> int:
+    """Delete the uploads' original bytes whose time is up (workloads.documents.upload_retention); beat sends this
+    every hour. How many went."""
+    purged = upload_retention.purge(upload_retention.due())
+    if purged:
+        log.info("deleted the original bytes of %d uploaded file(s)", purged)
+    return purged
 
 
 @shared_task(name="workloads.scheduled_comparison")

@@ -43,6 +43,8 @@ urlpatterns = [
     path("runs/<int:pk>/", run_pages.run_detail, name="run_detail"),
     path("workloads/<int:pk>/sweeps/new/", sweep_pages.sweep_create, name="sweep_create"),
     path("sweeps/<int:pk>/", sweep_pages.sweep_detail, name="sweep_detail"),
+    path("sweeps/<int:pk>/cancel/", sweep_pages.sweep_cancel, name="sweep_cancel"),
+    path("sweeps/<int:pk>/retry/", sweep_pages.sweep_retry, name="sweep_retry"),
     path("runs/<int:pk>/status.json", run_pages.run_status, name="run_status"),
     path("runs/<int:pk>/cancel/", run_pages.run_cancel, name="run_cancel"),
     path("runs/<int:pk>/retry/", run_pages.run_retry, name="run_retry"),
@@ -52,6 +54,7 @@ urlpatterns = [
     path("runs/<int:pk>/summary/", summary_pages.summary_create, name="summary_create"),
     path("runs/<int:pk>/summary.pdf", summary_pages.summary_download, name="summary_download"),
     path("runs/<int:pk>/summary/status.json", summary_pages.summary_status, name="summary_status"),
+    path("runs/<int:pk>/summary/cancel/", summary_pages.summary_cancel, name="summary_cancel"),
     path("runs/<int:pk>/summary/email/", summary_pages.summary_email, name="summary_email"),
     # Exports: a run, and a workload's history (its CSV is the runs CSV above), as CSV and JSON files
     path("runs/<int:pk>/export.csv", export_pages.run_export_csv, name="run_export_csv"),

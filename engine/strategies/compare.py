@@ -59,6 +59,7 @@ do not count, as MLPerf counts a result only at the reference accuracy.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import statistics
@@ -189,9 +190,12 @@ class StrategyTally:
 
 
 def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = None,
-            answered: Mapping[str, dict] | None = None, keep: Keep | None = None) -> dict:
+            answered: Mapping[str, dict] | None = None, keep: Keep | None = None,
+            questions: Sequence[int] | None = None) -> dict:
     """Run every strategy of `work` for real on `lm`; return the report (see engine compare --json). `answered`: the
-    calls a run taken over already made, by key, as `keep` was handed them."""
+    calls a run taken over already made, by key, as `keep` was handed them. `questions`: ask only the probes of these
+    indices (one shard of a run; the report covers them alone), keeping each its place in the rotation and its keys,
+    so that a report over every question from the shards' kept calls is the unsharded run's."""
     strategies = run_settings.check_strategies(work.strategies)
     if not work.probes:
         raise EngineError("there are no probes to answer")
@@ -215,10 +219,13 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
     for name in set(RETRIEVAL_STRATEGIES) & set(strategies):
         results[name].add_search(planned.index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
-    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, planned.calls),
+    asked = range(len(work.probes)) if questions is None else questions
+    calls = len(planned.prefills) + sum(len(c) for i in asked for c in planned.questions[i].values())
+    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, calls),
                      answered or {}, keep or (lambda key, kept: None))
     prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
-    for i, probe in enumerate(work.probes):
+    for i in asked:
+        probe = work.probes[i]
         for out in rotated(running, i):
             seconds, flops = out.seconds, out.costs.total_flops
             calls = planned.questions[i][out.name]
@@ -269,29 +276,33 @@ class _Caller:
             len(ids), result.new_tokens, (result.prefill, result.decode), time.perf_counter() - start,
             ledger.call_costs(self.shape, cfg, len(ids), result.decode_forwards)))
 
-    def prefill(self, out: StrategyTally, ids: list[int]) -> PrefixCache:
-        """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill". A run taken over computes the
-        cache again, which its questions need, but bills the prefill as it was first measured."""
+    def prefill(self, out: StrategyTally, ids: list[int]) -> Callable[[], PrefixCache]:
+        """A cached strategy's one-off prefill; `order` names it "<strategy>:prefill". One already kept is billed as
+        it was first measured, and its cache computed only when a question's call still needs it (a run taken over
+        near its end, or the merge of a sharded run, needs none)."""
         cfg = self.attention.replace(mode=out.mode)
         self.tick(f"{run_settings.name(out.name)}: the documents, once")
         self.order.append(f"{out.name}:prefill")
         key = call_key(out.name, "prefill", ids)
-        start = time.perf_counter()
-        prefix = prefill_prefix(self.lm, ids, cfg)
+        computed = functools.cache(lambda: prefill_prefix(self.lm, ids, cfg))
         if (kept := self.answered.get(key)) is not None:
-            bill = CallBill(**kept["bill"])
-        else:
-            bill = CallBill.measured(len(ids), 0, (prefix.prefill,), time.perf_counter() - start,
-                                     ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
-            self.keep(key, {"text": "", "bill": asdict(bill)})
+            out.record_prefill(len(ids), CallBill(**kept["bill"]))
+            return computed
+        start = time.perf_counter()
+        prefix = computed()
+        bill = CallBill.measured(len(ids), 0, (prefix.prefill,), time.perf_counter() - start,
+                                 ledger.prefill_costs(self.shape, cfg, len(ids), answer_tail=False))
+        self.keep(key, {"text": "", "bill": asdict(bill)})
         out.record_prefill(prefix.length, bill)
-        return prefix
+        return computed
 
-    def continue_from(self, out: StrategyTally, prefix: PrefixCache, call: PlannedCall, place: str) -> str:
+    def continue_from(self, out: StrategyTally, prefixed: Callable[[], PrefixCache], call: PlannedCall,
+                      place: str) -> str:
         suffix = call.prompt()
         key = self._begin(out, call, place, suffix)
         if (kept := self.answered.get(key)) is not None:
             return self._reuse(out, kept)
+        prefix = prefixed()
         start = time.perf_counter()
         result = generate_from(self.lm, prefix, suffix, ANSWER_TOKENS)
         return self._made(out, key, result, CallBill.measured(

@@ -6,6 +6,7 @@
   if (!panel) return;
   const state = panel.querySelector("[data-summary-state]");
   const link = panel.querySelector("[data-summary-link]");
+  const cancel = panel.querySelector("[data-summary-cancel]");
   const WORDS = {queued: "A PDF summary is queued.", running: "The PDF summary is being made."};
 
   function show(status) {
@@ -13,6 +14,8 @@
       state.textContent = "PDF summary ready, " + status.pages + (status.pages === 1 ? " page." : " pages.");
     } else if (status.status === "failed") {
       state.textContent = "The export failed: " + status.error;
+    } else if (status.status === "cancelled") {
+      state.textContent = "The export was cancelled.";
     } else {
       state.textContent = WORDS[status.status] || state.textContent;
     }
@@ -20,6 +23,7 @@
       link.querySelector("a").href = status.download_url;
       link.hidden = false;
     }
+    if (status.finished && cancel) cancel.hidden = true;
     return status.finished;
   }
 

@@ -44,7 +44,7 @@ def test_it_asks_for_the_password(tmp_path):
     port = free_port()
     log = tmp_path / "flower.log"
     process = start([SCRIPT], log, PATH=VENV_PATH, FLOWER_BASIC_AUTH="admin:s3cret", FLOWER_PORT=str(port),
-                    FLOWER_ADDRESS="127.0.0.1", SECRET_KEY="tests-only-secret-key",
+                    FLOWER_ADDRESS="127.0.0.1", SECRET_KEY=os.environ["SECRET_KEY"],
                     CELERY_BROKER_URL=settings.CELERY_BROKER_URL)
     url = f"http://127.0.0.1:{port}/"
     try:

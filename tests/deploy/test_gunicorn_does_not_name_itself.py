@@ -14,7 +14,7 @@ def test_the_web_images_gunicorn_sends_no_server_header(tmp_path, db):
 
     argv = json.loads(instructions(dockerfile_stages()["web"], "CMD")[-1])
     port = free_port()
-    env = {"DEBUG": "0", "SECRET_KEY": "tests-only-secret-key", "DATABASE_URL": database_url(connection.settings_dict),
+    env = {"DEBUG": "0", "SECRET_KEY": os.environ["SECRET_KEY"], "DATABASE_URL": database_url(connection.settings_dict),
            "ALLOWED_HOSTS": "127.0.0.1", "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port} --workers 1"}
     log = tmp_path / "gunicorn.log"
     process = start([os.path.join(os.path.dirname(sys.executable), argv[0]), *argv[1:]], log, **env)

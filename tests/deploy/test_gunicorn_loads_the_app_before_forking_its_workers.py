@@ -36,7 +36,7 @@ def _image_config() -> str:
 
 
 def test_the_master_imports_every_view_before_forking(tmp_path):
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": os.environ["SECRET_KEY"],
            "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", SCRIPT, _image_config()], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)

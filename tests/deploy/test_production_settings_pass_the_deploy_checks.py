@@ -35,13 +35,6 @@ def test_the_deploy_checks_catch_plain_http_settings():
     assert {"security.W004", "security.W008", "security.W012", "security.W016"} <= issues
 
 
-def test_the_deploy_checks_catch_a_weak_secret_key():
-    # .env.example's own placeholder is refused outright (test_production_refuses_the_placeholder_secret_key.py).
-    _, issues = _check_deploy(SECRET_KEY="a-short-key")
-
-    assert "security.W009" in issues
-
-
 def test_the_checks_warn_when_summaries_would_only_reach_the_log():
     returncode, issues = _check_deploy(EMAIL_URL="consolemail://")
 

@@ -82,7 +82,7 @@ def test_gunicorn_runs_the_web_image_command_and_passes_the_health_check(collect
 
     argv = json.loads(instructions(dockerfile_stages()["web"], "CMD")[-1])
     port = free_port()
-    env = {"DEBUG": "0", "STATIC_MANIFEST": "1", "STATIC_ROOT": str(collected), "SECRET_KEY": "tests-only-secret-key",
+    env = {"DEBUG": "0", "STATIC_MANIFEST": "1", "STATIC_ROOT": str(collected), "SECRET_KEY": os.environ["SECRET_KEY"],
            "DATABASE_URL": database_url(connection.settings_dict), "ALLOWED_HOSTS": "costplanner.example.com",
            "TRUST_X_FORWARDED_PROTO": "1", "SECURE_SSL_REDIRECT": "1", "PORT": str(port),
            "GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port}"}

@@ -29,8 +29,18 @@ def test_the_gpu_worker_takes_the_gpu_queue_one_job_at_a_time(services):
 def test_the_workers_and_the_web_app_read_the_model_from_the_weights_volume(services):
     cache = image_env(dockerfile_stages()["base"])["ENGINE_CACHE_DIR"]
     for name in ["worker-gpu", "worker-cpu", "web", "provision"]:
-        assert services[name]["volumes"] == ["models:/models"], name
+        assert "models:/models" in services[name]["volumes"], name
     assert cache.startswith("/models/")  # the default model is converted onto the volume, once
+
+
+def test_the_web_app_and_the_cpu_worker_share_the_uploads_volume(services):
+    """web stores the originals, worker-cpu extracts and purges them, migrate moved the old ones out of the database;
+    Django spools uploads onto the same volume, so that storing one is a rename."""
+    base = image_env(dockerfile_stages()["base"])
+    assert base["MEDIA_ROOT"].startswith("/uploads/") and base["FILE_UPLOAD_TEMP_DIR"].startswith("/uploads/")
+    for name in ["web", "worker-cpu", "migrate"]:
+        assert "uploads:/uploads" in services[name]["volumes"], name
+    assert "uploads:/uploads" not in services["worker-gpu"]["volumes"]  # a GPU machine reads no upload
 
 
 def test_the_cpu_worker_takes_the_default_queue(services):

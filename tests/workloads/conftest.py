@@ -4,6 +4,7 @@ belongs to Globex and sees none of it."""
 import csv
 import datetime as dt
 import io
+import os
 
 import pytest
 from django.contrib.auth.models import User
@@ -28,6 +29,14 @@ def quick_password_hashing(settings):
     """PBKDF2's million rounds take a quarter of a second a password on a CI core, and most tests create three or
     four users: the tests need passwords checked, not passwords that resist a brute force."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def upload_storage_in_a_temporary_folder(settings, tmp_path, monkeypatch):
+    """Uploaded originals go to the real filesystem storage, in a folder of the test's own, for this process and the
+    workers and servers it starts."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    monkeypatch.setenv("MEDIA_ROOT", str(settings.MEDIA_ROOT))
 
 
 def _member(name: str, organisation: Organisation, role: Role) -> User:
@@ -134,7 +143,7 @@ def celery_worker(transactional_db, tmp_path, worker_env):
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no stale message may claim a new row's primary key
     log = tmp_path / "worker.log"
     process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
-                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key", **worker_env)
+                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY=os.environ["SECRET_KEY"], **worker_env)
     try:
         wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start")
         assert process.poll() is None, log.read_text()

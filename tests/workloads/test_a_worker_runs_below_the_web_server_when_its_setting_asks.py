@@ -19,7 +19,7 @@ def _children(pid: int) -> list[int]:
 def test_a_worker_and_its_pool_run_at_the_niceness_the_setting_asks(transactional_db, tmp_path):
     log = tmp_path / "worker.log"
     process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
-                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key",
+                    CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY=os.environ["SECRET_KEY"],
                     WORKER_NICENESS="10")
     try:
         wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start")

@@ -1,6 +1,7 @@
 """Celery follows the job rules: gpu queue for inference, late acks, one prefetch,
 limits inside the visibility timeout."""
 
+import os
 import subprocess
 import sys
 
@@ -46,7 +47,7 @@ def test_the_worker_imports_its_tasks_without_torch():
     code = ("import django, sys; django.setup(); from costplanner.celery import app; "
             "app.loader.import_default_modules(); import workloads.tasks; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "x",
+                         env={"DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": os.environ["SECRET_KEY"],
                               "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

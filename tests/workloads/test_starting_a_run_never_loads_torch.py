@@ -38,7 +38,7 @@ print(json.dumps({"page": by_page, "api": by_api.status_code, "heavy": heavy[:10
 @pytest.mark.django_db(transaction=True)
 def test_starting_a_run_by_page_and_by_api_loads_no_torch(alice, ready_workload):
     database = settings.DATABASES["default"]
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": os.environ["SECRET_KEY"],
            "ALLOWED_HOSTS": "testserver", "PYTHONPATH": ROOT,
            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"}
     form = {"strategies": ["chunked", "full_index_share"], **DEFAULTS}

@@ -51,7 +51,7 @@ for path, operations in schema["paths"].items():
     if "get" not in operations:
         continue
     url = path.format(workload_id=ids["workload"], run_id=ids["run"], document_id=ids["document"],
-                      upload_id=ids["upload"])
+                      upload_id=ids["upload"], sweep_id=ids["sweep"])
     status = api.get(url).status_code
     if status != 200:
         failed.append(f"{url}: {status}")
@@ -71,7 +71,7 @@ def test_every_page_and_api_read_renders_without_torch(alice, workload, probe, p
     ids = {"workload": workload.pk, "run": run.pk, "document": document.pk, "upload": upload.pk, "probe": probe.pk,
            "sweep": sweep.pk}
     database = settings.DATABASES["default"]
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "SECRET_KEY": "tests-only-secret-key", "ALLOWED_HOSTS": "testserver",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "costplanner.settings", "ALLOWED_HOSTS": "testserver",
            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
            "PYTHONPATH": ROOT}
 

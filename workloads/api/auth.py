@@ -20,13 +20,13 @@ class TokenAuth(HttpBearer):
     """Returns the token's user (request.auth); None (401) for a missing, unknown or inactive user's token.
 
     A valid token whose user belongs to no organisation is 403: it may see nothing. Unknown tokens count as failed
-    sign-ins from their address, like wrong passwords on the login form: past the limit, the address gets 429 with
-    any token, until the failures are old enough (workloads.sign_in_throttle).
+    sign-ins from their address: past TOKEN_FAILURE_LIMIT, the address gets 429 with any token (its login form is
+    not affected), until the failures are old enough (workloads.sign_in_throttle).
     """
 
     def authenticate(self, request: HttpRequest, token: str):
         if sign_in_throttle.token_refused(request):
-            raise HttpError(429, sign_in_throttle.lockout_message())
+            raise HttpError(429, sign_in_throttle.lockout_message(sign_in_throttle.TOKEN_CREDENTIALS))
         if not token:
             return None
         found = (ApiToken.objects.select_related("user__membership__organisation")

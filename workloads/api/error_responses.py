@@ -8,6 +8,9 @@
   role there does not allow the action (viewers change nothing; only admins add prices or delete workloads and runs).
 - 404: no such object in the token user's organisation (another organisation's ids look the same).
 - 409: the object is in the wrong state for the action (e.g. cancelling a finished run).
+- 429: too many unknown tokens from the address; or a request that would take the organisation past a quota
+  (workloads.organisations.quotas), with the quota, its use and its limit beside the detail. Not 403, which says the
+  user may never do this: a quota's place comes back as runs finish, at midnight, or as documents are deleted.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import ValidationError as SchemaValidationError
 
 from workloads.comparisons.pricing import PricingError
+from workloads.organisations import quotas
 
 # Where ninja says a value came from; the schema argument's own name adds nothing for a reader.
 _SOURCES = {"body", "query", "path", "form", "file", "header", "cookie"}
@@ -29,9 +33,20 @@ class ErrorOut(Schema):
     detail: str
 
 
+class QuotaOut(ErrorOut):
+    """A 429: the token check's has the detail alone; a quota's says which quota, and its numbers."""
+
+    quota: str | None = None  # runs_queued, uploads_per_day or stored_bytes
+    used: int | None = None  # before this request
+    limit: int | None = None
+    adding: int | None = None  # what this request would add: runs, one upload, or bytes
+
+
 # Documented on every operation (401, 403 and 429 come from the token check).
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut}
 CONFLICT = {409: ErrorOut}
+# On the operations that queue a run or sweep or store an upload.
+QUOTA = {429: QuotaOut}
 
 
 # Django's multipart parser drops a part whose headers are not valid UTF-8 without a word, so an upload of a file
@@ -62,6 +77,13 @@ def install(api: NinjaAPI) -> None:
     @api.exception_handler(SchemaValidationError)
     def schema_error(request, exc: SchemaValidationError):
         return respond(request, 400, describe_schema_error(exc.errors))
+
+    @api.exception_handler(quotas.QuotaExceeded)
+    def quota_exceeded(request, exc: quotas.QuotaExceeded):
+        response = api.create_response(request, {"detail": exc.messages[0], **exc.as_json()}, status=429)
+        if exc.retry_after_s is not None:
+            response["Retry-After"] = str(exc.retry_after_s)
+        return response
 
     @api.exception_handler(ValidationError)
     def service_error(request, exc: ValidationError):

@@ -6,13 +6,14 @@ from ninja import Query, Router, Status
 from ninja.errors import HttpError
 
 from workloads import deletion
-from workloads.api.error_responses import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS, QUOTA
 from workloads.api.schemas import RunDetailOut, RunIn, RunOut
 from workloads.api.workload_endpoints import workload_of
 from workloads.comparisons import pricing, run_columns
 from workloads.comparisons.starting import SETTINGS, NotConfirmed, cancel_run, retry_run, start_run
 from workloads.models import ComparisonRun, Endpoint, GpuPrice, Role, RunPricing, StrategyResult
 from workloads.organisations.access import organisation_of
+from workloads.organisations.quotas import QuotaExceeded
 from workloads.reporting.data_exports import download, history_csv
 
 router = Router(tags=["runs"])
@@ -87,8 +88,9 @@ def run_of(request, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
     return get_object_or_404(runs, pk=pk, workload__organisation=organisation_of(request.auth, needs))
 
 
-@router.post("/workloads/{workload_id}/runs", response={202: RunDetailOut, **ERRORS},
-             summary="Queue a comparison of strategies on the workload's documents and probes as they are now")
+@router.post("/workloads/{workload_id}/runs", response={202: RunDetailOut, **ERRORS, **QUOTA},
+             summary="Queue a comparison of strategies on the workload's documents and probes as they are now "
+                     "(429 past the organisation's quota of runs queued at once: one place per reader)")
 def start(request, workload_id: int, payload: RunIn | None = None):
     workload = workload_of(request, workload_id, Role.MEMBER)
     payload = payload if payload is not None else RunIn()  # no body at all: every default
@@ -139,12 +141,15 @@ def cancel(request, run_id: int):
     return run_out(run)
 
 
-@router.post("/runs/{run_id}/retry", response={200: RunOut, **ERRORS, **CONFLICT},
-             summary="Queue a failed run again with the same settings (409 unless it failed)")
+@router.post("/runs/{run_id}/retry", response={200: RunOut, **ERRORS, **CONFLICT, **QUOTA},
+             summary="Queue a failed run again with the same settings (409 unless it failed, 429 past the "
+                     "organisation's quota of runs queued at once)")
 def retry(request, run_id: int):
     run = run_of(request, run_id, Role.MEMBER)
     try:
         retried = retry_run(run)
+    except QuotaExceeded:
+        raise  # 429, from the API's handler
     except ValidationError as exc:
         raise HttpError(409, exc.messages[0]) from exc
     if not retried:

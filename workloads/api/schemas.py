@@ -13,10 +13,12 @@ from ninja import Field, Schema
 from pydantic import (AfterValidator, BaseModel, ConfigDict, SecretStr, StringConstraints, WithJsonSchema,
                       create_model, field_validator, model_validator)
 
-from engine.core.run_settings import DEFAULT_STRATEGIES, SETTINGS, STRATEGIES, Setting
+from engine.core.run_settings import DEFAULT_STRATEGIES, GROUP_SIZES, LIMITS, SETTINGS, STRATEGIES, Setting
 from workloads import rules
 from workloads.comparisons import target_models
-from workloads.models import Alert, Probe, Workload, endpoints
+from workloads.models import Alert, GroupSweep, Probe, Workload, endpoints
+
+GROUP_SIZE_LIMITS = LIMITS["group_size"]
 
 
 def _single_line(value: str) -> str:
@@ -255,6 +257,42 @@ class _RunStart(Input):
 RunIn = create_model("RunIn", __base__=_RunStart, **{s.name: _setting_in(s) for s in SETTINGS})
 RunSettingsOut = create_model("RunSettingsOut", __base__=DictOut, **{
     s.name: (s.kind, Field(description=s.help)) for s in SETTINGS})
+
+
+# --- group-size sweeps ---------------------------------------------------------------------------
+
+class SweepIn(Input):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"group_sizes": [1, 2, 4, 8]}]})
+    group_sizes: list[Annotated[int, Field(ge=GROUP_SIZE_LIMITS[0], le=GROUP_SIZE_LIMITS[1])]] = Field(
+        list(GROUP_SIZES), min_length=1, max_length=16,
+        description="the group sizes to ask every probe at, in order: layers that share one indexer pass")
+
+
+class SweepProgressOut(DictOut):
+    done: int = Field(description="questions asked so far, over every group size")
+    total: int = Field(description="questions it will ask (corrected once the worker knows the calibrated groups)")
+
+
+class SweepOut(DictOut):
+    id: int
+    workload_id: int
+    status: Literal[tuple(GroupSweep.Status.values)]  # type: ignore[valid-type]
+    model: str
+    group_sizes: list[int]
+    settings: dict[str, Any] = Field(description="the other attention settings and the quality gate, the "
+                                                 "workload's when it was queued")
+    device: str
+    progress: SweepProgressOut
+    error: str
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    recommendation: str | None = Field(description="its answer in one sentence, once it succeeded")
+
+
+class SweepDetailOut(SweepOut):
+    report: dict[str, Any] | None = Field(description="engine.evaluation.group_sweep's report: each arm's "
+                                                      "accuracy, FLOPs and seconds; null until it succeeded")
 
 
 class ProgressOut(DictOut):

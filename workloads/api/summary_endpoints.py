@@ -1,4 +1,4 @@
-"""The manager's PDF summary of a run: queue an export, download the newest finished one, e-mail it."""
+"""The manager's PDF summary of a run: queue an export, cancel it, download the newest finished one, e-mail it."""
 
 from django.core.exceptions import ValidationError
 from ninja import Router, Schema, Status
@@ -33,6 +33,16 @@ def create(request, run_id: int):
     except ValidationError as exc:
         raise HttpError(409, exc.messages[0]) from None
     return Status(202, {"id": summary.pk, "status": summary.status})
+
+
+@router.post("/runs/{run_id}/summary/cancel", response={200: SummaryOut, **ERRORS, **CONFLICT},
+             summary="Cancel the run's newest PDF summary still queued or running: it keeps no PDF and mails none "
+                     "(409 when none is)")
+def cancel(request, run_id: int):
+    cancelled = pdf_exports.cancel_summary(run_of(request, run_id, Role.MEMBER))
+    if cancelled is None:
+        raise HttpError(409, f"run {run_id} has no PDF summary queued or running to cancel")
+    return {"id": cancelled.pk, "status": cancelled.status}
 
 
 @router.get("/runs/{run_id}/summary.pdf", response={200: None, **ERRORS},

@@ -10,7 +10,7 @@ from ninja import File, Form, Router, Status, UploadedFile
 from ninja.errors import HttpError
 
 from workloads import deletion, probe_import
-from workloads.api.error_responses import CONFLICT, ERRORS
+from workloads.api.error_responses import CONFLICT, ERRORS, QUOTA
 from workloads.api.schemas import (
     DocumentOut, ProbeIn, ProbeOut, UploadAcceptedOut, UploadOut, WorkloadIn, WorkloadOut,
 )
@@ -89,8 +89,8 @@ def get_workload(request, workload_id: int):
 
 
 @router.delete("/workloads/{workload_id}", response={204: None, **ERRORS, **CONFLICT},
-               summary="Delete a workload with its documents, probes, uploads, runs and schedule "
-                       "(409 while a run or upload of it is queued or running)")
+               summary="Delete a workload with its documents, probes, uploads, runs, sweeps and schedule "
+                       "(409 while a run, upload or group-size sweep of it is queued or running)")
 def delete_workload(request, workload_id: int):
     try:
         deletion.delete_workload(workload_for(request.auth, workload_id, Role.ADMIN))
@@ -106,8 +106,9 @@ def list_documents(request, workload_id: int):
     return list(workload.documents.defer("text"))
 
 
-@router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS},
-             summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background")
+@router.post("/workloads/{workload_id}/documents", response={202: UploadAcceptedOut, **ERRORS, **QUOTA},
+             summary="Upload documents (multipart, field `files`, repeated); extraction runs in the background (429 "
+                     "past the organisation's quota of uploads a day or of stored bytes)")
 def upload_documents(request, workload_id: int, files: list[UploadedFile] = File(
         ..., min_length=1, description="documents (text, PDF, DOCX, JSON transcripts) or ZIP archives of them; each a part with "
                          "Content-Disposition: form-data; name=\"files\"; filename=\"...\", its headers in UTF-8"),
@@ -143,7 +144,11 @@ def cancel_upload(request, upload_id: int):
              summary="Extract a failed or cancelled upload again from its stored files (409 otherwise)")
 def retry_upload(request, upload_id: int):
     upload = _upload_of(request, upload_id, Role.MEMBER)
-    if not upload_retries.retry_upload(upload):
+    try:
+        retried = upload_retries.retry_upload(upload)
+    except ValidationError as exc:
+        raise HttpError(409, exc.messages[0]) from exc
+    if not retried:
         raise HttpError(409, f"upload {upload.pk} is {upload.status}: only a failed or cancelled one is retried")
     return _upload_out(_upload_of(request, upload_id))
 

@@ -16,6 +16,7 @@ from workloads.comparisons import endpoint_spending, fit, pricing, queued_inputs
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Endpoint, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.organisations import quotas
 from workloads.workers import dispatch
 from workloads.workers.recovery import clear_partial_run
 
@@ -58,7 +59,7 @@ class DurationNotConfirmed(NotConfirmed):
 def start_run(workload: Workload, user, strategies: list[str] | None = None,
               trigger: str = ComparisonRun.Trigger.MANUAL, confirm_refusals: bool = False,
               confirm_duration: bool = False, endpoints: Sequence[Endpoint] = (), engine: bool = True,
-              **values) -> ComparisonRun:
+              past_quota: bool = False, **values) -> ComparisonRun:
     """Queue a comparison of the workload's documents and probes; the worker reads them as they are
     when it starts, and counts the run's units of work again then. It refuses the run if any document or probe
     it was queued with has been deleted meanwhile (workloads.comparisons.queued_inputs).
@@ -71,6 +72,10 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     The readers: this worker's engine (`engine`) and each of `endpoints`, one run each, queued as one batch that the
     run page reads side by side (workloads.comparisons.batches); the first is returned. An endpoint asks the
     strategies it can (engine.core.run_settings.through_endpoint).
+
+    Each reader's run takes a place in the organisation's quota of runs queued at once
+    (workloads.organisations.quotas); past it, the start is refused, unless `past_quota`: beat's scheduled runs, one
+    per reader and period, are queued even then, and count.
     """
     strategies = list(dict.fromkeys(strategies or DEFAULT_STRATEGIES))
     values = {k: v for k, v in values.items() if v is not None}
@@ -87,15 +92,19 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
     except pricing.PricingError as exc:
         raise ValidationError(str(exc)) from exc
     _check_readers(workload, endpoints, engine, strategies, values)
+    readers = ([None] if engine else []) + list(endpoints)  # None: this worker's engine
+    if not past_quota:  # at once, before the user is asked to confirm anything
+        quotas.check_runs(workload.organisation, len(readers))
     if engine and trigger == ComparisonRun.Trigger.MANUAL and not (confirm_refusals and confirm_duration):
         plan = fit.preflight(workload, strategies, values)
         if plan.every_full_context_refuses and not confirm_refusals:
             raise RefusalsNotConfirmed(plan.refusal_warning)
         if plan.needs_confirmation and not confirm_duration:
             raise DurationNotConfirmed(plan.duration_warning)
-    readers = ([None] if engine else []) + list(endpoints)  # None: this worker's engine
     batch = uuid.uuid4() if len(readers) > 1 else None
     with transaction.atomic():
+        if not past_quota:
+            quotas.admit_runs(workload.organisation, len(readers))
         runs = [ComparisonRun.objects.create(
             workload=workload, created_by=user, trigger=trigger, model=workload.target_model, batch=batch,
             units_of_work=workload.units_of_work(), queued_with=queued_inputs.record(workload), **values,
@@ -172,10 +181,13 @@ def cancel_run(run: ComparisonRun) -> bool:
 def retry_run(run: ComparisonRun) -> bool:
     """Queue a failed run again with the same settings, its partial results cleared; whether it had failed.
 
-    Raises ValidationError for a scheduled run whose period has another run standing for it meanwhile.
+    Raises ValidationError for a scheduled run whose period has another run standing for it meanwhile, and
+    quotas.QuotaExceeded past the organisation's quota of runs queued at once, scheduled or not: a person asks.
     """
     try:
         with transaction.atomic():
+            if ComparisonRun.objects.filter(pk=run.pk, status=ComparisonRun.Status.FAILED).exists():
+                quotas.admit_runs(run.workload.organisation)
             again = ComparisonRun.requeue(run.pk, (ComparisonRun.Status.FAILED,))
             if again:
                 clear_partial_run(run.pk)

@@ -1,4 +1,5 @@
-"""Starting a group-size sweep (engine.evaluation.group_sweep) of a workload, and reading its recommendation."""
+"""Starting a group-size sweep (engine.evaluation.group_sweep) of a workload, cancelling it and trying it again, as
+runs are, and reading its recommendation."""
 
 from __future__ import annotations
 
@@ -11,16 +12,19 @@ from engine.core.probes import PLAIN_KINDS
 from workloads.comparisons import fit
 from workloads.models import GroupSweep, Workload
 from workloads.models.jobs import UNFINISHED_STATUSES
+from workloads.organisations import quotas
 from workloads.workers import dispatch
 
 # The sweep varies the group size; the other attention settings and the gate are the workload's.
 KEPT = ("window", "topk", "global_blocks", "indexer", "gate_points")
+RETRYABLE = (GroupSweep.Status.FAILED, GroupSweep.Status.CANCELLED)
 
 
 def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) -> GroupSweep:
     """Queue a sweep at the workload's saved run settings (those of its last comparison started by hand), or the
     defaults. Refused with a reason when it could not answer: no documents, no probes, documents longer than the
-    model, a sweep of this workload still to finish, or a group size out of bounds."""
+    model, a sweep of this workload still to finish, a group size out of bounds, or the organisation's quota of runs
+    queued at once reached (a sweep takes a place as a run does: workloads.organisations.quotas)."""
     sizes = list(dict.fromkeys(group_sizes))
     low, high = run_settings.LIMITS["group_size"]
     if not sizes or any(not isinstance(s, int) or isinstance(s, bool) or not low <= s <= high for s in sizes):
@@ -29,6 +33,7 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
         raise ValidationError("the workload has no documents yet: upload some first")
     if not workload.probes.exists():
         raise ValidationError("the workload has no probes yet: add or generate questions first")
+    quotas.check_runs(workload.organisation)
     saved = {k: v for k, v in (workload.run_settings or {}).items() if k in KEPT}
     try:
         settled = run_settings.check_values(saved)
@@ -38,13 +43,41 @@ def start_sweep(workload: Workload, user, group_sizes=run_settings.GROUP_SIZES) 
     if plan.every_full_context_refuses:
         raise ValidationError(plan.refusal_warning)
     with transaction.atomic():
-        if workload.group_sweeps.select_for_update().filter(status__in=UNFINISHED_STATUSES).exists():
-            raise ValidationError("a group-size sweep of this workload is still to finish: wait for it")
+        quotas.admit_runs(workload.organisation)
+        _refuse_a_second(workload)
         sweep = GroupSweep.objects.create(workload=workload, created_by=user, model=workload.target_model,
                                           group_sizes=sizes, settings={k: settled[k] for k in KEPT},
                                           progress_total=_asks(sizes, workload.probes.count()))
         dispatch.queue_group_sweep(sweep.pk)
     return sweep
+
+
+def _refuse_a_second(workload: Workload, other_than: int | None = None) -> None:
+    """One sweep of a workload at a time: two would share the worker's device and time each other. The workload's
+    row stays locked until the caller's transaction ends, so that two requests cannot both find none."""
+    Workload.objects.select_for_update().filter(pk=workload.pk).exists()
+    if workload.group_sweeps.filter(status__in=UNFINISHED_STATUSES).exclude(pk=other_than).exists():
+        raise ValidationError("a group-size sweep of this workload is still to finish: wait for it, or cancel it")
+
+
+def cancel_sweep(sweep: GroupSweep) -> bool:
+    """Cancel a queued or running sweep; whether it was still unfinished. A running one stops before its next
+    question (workloads.tasks.run_group_sweep) and keeps no report."""
+    return GroupSweep.cancel(sweep.pk, GroupSweep.Status.CANCELLED)
+
+
+def retry_sweep(sweep: GroupSweep) -> bool:
+    """Queue a failed or cancelled sweep again, at its group sizes and settings, on the workload's documents and
+    probes as they are then; whether it was one. Raises ValidationError while another sweep of the workload is
+    still to finish, and quotas.QuotaExceeded past the organisation's quota of runs queued at once."""
+    with transaction.atomic():
+        if GroupSweep.objects.filter(pk=sweep.pk, status__in=RETRYABLE).exists():
+            quotas.admit_runs(sweep.workload.organisation)  # a sweep takes a place as a run does
+        _refuse_a_second(sweep.workload, other_than=sweep.pk)
+        again = GroupSweep.requeue(sweep.pk, RETRYABLE, progress_done=0, report=None, device="")
+        if again:
+            dispatch.queue_group_sweep(sweep.pk)
+    return bool(again)
 
 
 def _asks(sizes: list[int], n_probes: int) -> int:

@@ -1,4 +1,4 @@
-"""Accepting uploaded files: validated at the edge, stored a chunk at a time, then extracted by the
+"""Accepting uploaded files: validated at the edge, stored in the file storage, then extracted by the
 workloads.extract_upload task, one file at a time, into the Documents the workload has room for."""
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from django.db import transaction
 from workloads.documents import upload_storage
 from workloads.documents.extraction import Limits, iter_file
 from workloads.documents.extraction.datatypes import human_size
+from workloads.documents.extraction.regions import preferred_encodings
 from workloads.documents.extraction.token_count import TokenCount
 from workloads.documents.extraction.token_floor import TokenFloor
 from workloads.documents.probe_files import looks_like_probes
 from workloads.models import Document, Upload, UploadFile, UploadItem, Workload
-from workloads.workers import dispatch
+from workloads.organisations import quotas
+from workloads.workers import dispatch, leases
 
 
 def validate_files(files: Sequence) -> None:
@@ -78,12 +80,23 @@ def store_upload(workload: Workload, user, files: Sequence, replace_same_names: 
 
     replace_same_names: a document the files read as replaces the workload's document of that name (a new version
     of a contract, a codebase uploaded again) instead of being skipped.
+
+    Refused with quotas.QuotaExceeded past the organisation's quota of uploads a day or of stored bytes.
     """
     validate_files(files)
-    with transaction.atomic():
-        upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
-        for f in files:
-            upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f)
+    size = sum(f.size for f in files)
+    quotas.check_upload(workload.organisation, size)  # before anything is written
+    stored = []
+    try:
+        with transaction.atomic():
+            upload = Upload.objects.create(workload=workload, created_by=user, replace_same_names=replace_same_names)
+            for f in files:
+                stored.append(upload_storage.store_file(upload, (f.name or "unnamed")[-255:], f).original.name)
+            quotas.admit_upload(workload.organisation, size)  # again under the lock, counting uploads stored meanwhile
+    except BaseException:
+        # The rows rolled back; the storage does not, so the originals stored so far go too: nothing half-saved.
+        upload_storage.remove(stored)
+        raise
     return upload
 
 
@@ -92,9 +105,11 @@ _NAME_REPEATED = "skipped: an earlier file of this upload has this name"
 _NEWER_TEXT = "skipped: the document of this name already has a newer text, from an upload sent after this one"
 
 
-def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[UploadItem]]:
+def extract(upload: Upload, tokenizer, me: str) -> tuple[list[Document | None], list[UploadItem]]:
     """Read an upload's files: documents to keep (None where skipped) and an item for each, judged against the
-    workload as it is now, counting tokens with the workload's model's `tokenizer`. Nothing is saved but progress.
+    workload as it is now, counting tokens with the workload's model's `tokenizer`. Nothing is saved but the progress
+    of the worker `me`; once the upload is no longer its own (cancelled, or taken over), leases.Stopped stops it
+    before the next file.
 
     The slow part of an upload, so it takes no lock. Names taken and the token limit are checked here too, so that
     no time is spent on text that cannot be kept; `keep` checks them again under the workload's lock.
@@ -103,7 +118,8 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
     limits = Limits(max_file_bytes=settings.UPLOAD_MAX_FILE_BYTES, max_archive_members=settings.ARCHIVE_MAX_MEMBERS,
                     max_archive_bytes=settings.ARCHIVE_MAX_BYTES,
                     max_reader_memory_bytes=settings.EXTRACTION_MAX_MEMORY_BYTES,
-                    reader_timeout_s=settings.EXTRACTION_TIMEOUT_S)
+                    reader_timeout_s=settings.EXTRACTION_TIMEOUT_S,
+                    preferred_encodings=preferred_encodings(upload.workload.organisation.timezone))
     room = _Room(upload)
     documents, items = [], []
     # One file at a time, its bytes and text let go before the next is read: only the text kept stays, and the
@@ -112,7 +128,7 @@ def extract(upload: Upload, tokenizer) -> tuple[list[Document | None], list[Uplo
         for document, item in _extract_file(upload_file, limits, room, token_floor, token_count):
             documents.append(document)
             items.append(item)
-        Upload.objects.filter(pk=upload.pk).update(files_done=done)
+        leases.report(Upload, upload.pk, me, files_done=done)
     return documents, items
 
 
@@ -140,8 +156,10 @@ def _extract_file(upload_file: UploadFile, limits: Limits, room: _Room, token_fl
     return read
 
 
-def keep(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> None:
-    """Save what `extract` read that the workload still has room for, and what became of each file, all or none."""
+def keep(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> set[int]:
+    """Save what `extract` read that the workload still has room for, and what became of each file, all or none.
+    Returns the UploadFiles that the documents replaced came from (upload_retention purges those left unheld)."""
+    replaced_origins = set()
     with transaction.atomic():
         # Another worker may be saving an upload of the same workload: one at a time, each judged against
         # the documents the other saved. (NO KEY: a new run or probe of the workload need not wait.)
@@ -149,9 +167,11 @@ def keep(upload: Upload, documents: list[Document | None], items: list[UploadIte
         replacing = _admit(upload, documents, items)
         for document, item in zip(documents, items, strict=True):
             if document:
-                _save(document, replacing)
+                if (origin := _save(document, replacing)) is not None:
+                    replaced_origins.add(origin)
                 item.document = document
         UploadItem.objects.bulk_create(items)
+    return replaced_origins
 
 
 def _admit(upload: Upload, documents: list[Document | None], items: list[UploadItem]) -> set[str]:
@@ -176,15 +196,16 @@ def _admit(upload: Upload, documents: list[Document | None], items: list[UploadI
     return replacing
 
 
-def _save(document: Document, replacing: set[str]) -> None:
+def _save(document: Document, replacing: set[str]) -> int | None:
     """Save a new document, or put it in the place of the document of its name, which keeps its address and the
-    date it was added (its page says which upload its text was read from)."""
-    if document.name in replacing:
-        document.pk, document.created_at = document.workload.documents.values_list("pk", "created_at").get(
-            name=document.name)
-        document.save(force_update=True)
-    else:
+    date it was added (its page says which upload its text was read from); returns the replaced one's UploadFile."""
+    if document.name not in replacing:
         document.save()
+        return None
+    document.pk, document.created_at, origin = document.workload.documents.values_list(
+        "pk", "created_at", "origin_id").get(name=document.name)
+    document.save(force_update=True)
+    return origin
 
 
 class _Room:

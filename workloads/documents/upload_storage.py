@@ -1,42 +1,53 @@
-"""An uploaded file's bytes in the database, written and read a chunk at a time.
+"""An uploaded file's original bytes in the file storage (settings.STORAGES's "default"), written and read one file
+at a time.
 
-The request never reads a file whole: Django's parser has spooled anything over 2.5 MB to a temporary file, and its
-chunks go to the database one by one. The worker reads one file at a time, a chunk per fetch, so that its memory is
-one file's bytes however many files the upload holds.
+The request never reads a file whole: Django's parser has spooled anything over 2.5 MB to a temporary file, which
+the filesystem storage moves into place (a rename on the same filesystem) and an object store receives in parts.
+The worker reads one file at a time, so that its memory is one file's bytes however many files the upload holds.
 """
 
 from __future__ import annotations
 
-import io
+import functools
+from collections.abc import Iterable
 
-from workloads.models import Upload, UploadFile, UploadFileChunk
+from django.db import transaction
 
-# Small enough that the request and a fetch hold little (psycopg sends and receives bytea as hex text: twice this),
-# large enough that a 20 MiB file is 20 rows.
-CHUNK_BYTES = 2**20
+from workloads.models import Upload, UploadFile
 
 
 def store_file(upload: Upload, name: str, uploaded) -> UploadFile:
-    """Save one of Django's UploadedFiles under `upload`; call inside the transaction that saves the upload."""
-    stored = UploadFile.objects.create(upload=upload, name=name, size_bytes=0)
-    index = size = 0
-    for data in uploaded.chunks(CHUNK_BYTES):
-        # A file Django kept in memory (2.5 MB at most) comes whole, whatever the chunk size asked: cut it too.
-        for start in range(0, len(data), CHUNK_BYTES):
-            piece = data[start:start + CHUNK_BYTES]
-            UploadFileChunk.objects.create(file=stored, index=index, data=piece)
-            index, size = index + 1, size + len(piece)
-    stored.size_bytes = size
-    stored.save(update_fields=["size_bytes"])
+    """Save one of Django's UploadedFiles under `upload`. Call inside the transaction that saves the upload, and
+    `remove` what was stored if that transaction fails: the storage is not rolled back with it."""
+    stored = UploadFile(upload=upload, name=name, size_bytes=uploaded.size)
+    storage, target = stored.original.storage, stored.original.field.generate_filename(stored, name)
+    try:
+        stored.original = storage.save(target, uploaded, max_length=stored.original.field.max_length)
+    except BaseException:
+        # The filesystem storage leaves what it had written of a file whose reading failed (a client gone
+        # mid-upload, gunicorn's timeout): the random name is the upload's own, so it can go.
+        storage.delete(target)
+        raise
+    stored.save()
     return stored
 
 
+def remove(names: Iterable[str]) -> None:
+    """Delete these originals from the storage (a name already gone is no error)."""
+    storage = UploadFile._meta.get_field("original").storage
+    for name in names:
+        if name:
+            storage.delete(name)
+
+
+def remove_on_commit(name: str) -> None:
+    """Delete an original once the transaction that let go of it commits (at once outside one): rolled back, the row
+    still names it. Robust: the rows are committed by then, so a storage error is logged, not raised into the
+    request or task that deleted them."""
+    transaction.on_commit(functools.partial(remove, [name]), robust=True)
+
+
 def read_file(stored: UploadFile) -> bytes:
-    """A stored file's bytes, fetched a chunk at a time."""
-    chunks = (UploadFileChunk.objects.filter(file=stored).order_by("index").values_list("data", flat=True)
-              .iterator(chunk_size=1))
-    buffer = io.BytesIO()
-    for data in chunks:
-        buffer.write(data)
-    # getvalue() of a BytesIO nobody else holds hands over its buffer without a copy.
-    return buffer.getvalue()
+    """A stored file's original bytes."""
+    with stored.original.open("rb") as original:
+        return original.read()

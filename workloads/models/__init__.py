@@ -14,12 +14,12 @@ from workloads.models.run_pricings import RunPricing
 from workloads.models.schedule_events import ScheduleEvent
 from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
-from workloads.models.upload_jobs import Upload, UploadFile, UploadFileChunk, UploadItem
+from workloads.models.upload_jobs import Upload, UploadFile, UploadItem
 from workloads.models.workloads import Document, Probe, Workload
 
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "Endpoint", "EndpointCall", "EngineCall",
     "GpuPrice", "GroupSweep", "Membership", "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing",
-    "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadFileChunk",
-    "UploadItem", "Workload",
+    "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadItem",
+    "Workload",
 ]

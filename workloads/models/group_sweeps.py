@@ -16,6 +16,7 @@ class GroupSweep(Job):
         RUNNING = "running"
         SUCCEEDED = "succeeded"
         FAILED = "failed"
+        CANCELLED = "cancelled"
 
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="group_sweeps")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)

@@ -1,10 +1,10 @@
 """What every job table shares: a status that a worker moves from queued to running to an outcome, the error that
 ended it, and when it was asked for, claimed and finished.
 
-Runs, uploads, summaries and summary e-mails are jobs. Each table names its own outcomes ("succeeded", "done",
-"sent", ...) beside the three every job has, queued, running and failed; the methods below move a row between them
-with one conditional UPDATE each, so that a task delivered twice, a cancel, or the sweep of lost jobs never
-overwrites an outcome another process recorded first.
+Runs, uploads, group-size sweeps, summaries and summary e-mails are jobs. Each table names its own outcomes
+("succeeded", "done", "sent", ...) beside the three every job has, queued, running and failed; the methods below
+move a row between them with one conditional UPDATE each, so that a task delivered twice, a cancel, or the sweep of
+lost jobs never overwrites an outcome another process recorded first.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ class Claim(enum.Enum):
 
 
 class DoneStatus(models.TextChoices):
-    """The statuses of a job whose one good outcome is "done" (an upload, a PDF summary)."""
+    """The statuses of a job whose one good outcome is "done" (a PDF summary), and which a user may cancel."""
 
     QUEUED = QUEUED
     RUNNING = RUNNING
     DONE = "done"
     FAILED = FAILED
+    CANCELLED = "cancelled"
 
 
 def status_field(choices: type[models.TextChoices], **options) -> models.CharField:
@@ -98,9 +99,15 @@ class Job(models.Model):
         return Claim.NONE
 
     @classmethod
+    def progress(cls, pk: int, holder: str, **fields) -> bool:
+        """Running and held by `holder` -> `fields` set (its progress); whether it still was. A worker records its
+        progress this way between its units of work, and stops when it was not: cancelled, or taken over."""
+        return bool(cls.objects.filter(pk=pk, status=RUNNING, claimed_by=holder).update(**fields))
+
+    @classmethod
     def beat(cls, pk: int, holder: str) -> bool:
         """Running and held by `holder` -> its heartbeat now; whether it still was."""
-        return bool(cls.objects.filter(pk=pk, status=RUNNING, claimed_by=holder).update(heartbeat_at=timezone.now()))
+        return cls.progress(pk, holder, heartbeat_at=timezone.now())
 
     @classmethod
     def finish(cls, pk: int, status: str, held_by: str | None = None, **fields) -> bool:
@@ -120,7 +127,8 @@ class Job(models.Model):
     @classmethod
     def cancel(cls, pk: int, status: str, **fields) -> bool:
         """Queued or running -> `status` (its table's own "cancelled"), stamped, with `fields` set too; whether it
-        was still unfinished. A running job's worker notices at its next progress report."""
+        was still unfinished. A running job's worker notices at its next progress report (`progress`), and its
+        heartbeat stops at its next beat: the lease ends with the job."""
         return bool(cls.objects.filter(pk=pk, status__in=UNFINISHED_STATUSES).update(
             status=status, finished_at=timezone.now(), **fields))
 

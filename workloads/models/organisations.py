@@ -39,6 +39,12 @@ ENDPOINT_RUN_CAP_HELP = ("A comparison through an endpoint whose estimate exceed
                          "reaches it stops with what it has.")
 ENDPOINT_MONTH_CAP_HELP = ("What comparisons through endpoints may spend in a month together: one whose estimate would "
                            "take the month past this does not start; one that reaches it stops with what it has.")
+QUOTA_RUNS_QUEUED_HELP = ("Comparison runs and group-size sweeps queued or running at once; empty: the operator's "
+                          "default, QUOTA_RUNS_QUEUED.")
+QUOTA_UPLOADS_PER_DAY_HELP = ("Uploads a day, counted from midnight in the organisation's time zone; empty: the "
+                              "operator's default, QUOTA_UPLOADS_PER_DAY.")
+QUOTA_STORED_BYTES_HELP = ("Bytes of documents' text and uploaded files stored; empty: the operator's default, "
+                           "QUOTA_STORED_BYTES.")
 
 
 class Organisation(models.Model):
@@ -56,6 +62,11 @@ class Organisation(models.Model):
                                            validators=[MinValueValidator(0)], help_text=ENDPOINT_RUN_CAP_HELP)
     endpoint_month_cap = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True,
                                              validators=[MinValueValidator(0)], help_text=ENDPOINT_MONTH_CAP_HELP)
+    # Quotas the operator sets in the Django admin, never the organisation's own admins
+    # (workloads.organisations.quotas). Empty: the operator's defaults, settings.QUOTA_*.
+    quota_runs_queued = models.PositiveIntegerField(null=True, blank=True, help_text=QUOTA_RUNS_QUEUED_HELP)
+    quota_uploads_per_day = models.PositiveIntegerField(null=True, blank=True, help_text=QUOTA_UPLOADS_PER_DAY_HELP)
+    quota_stored_bytes = models.PositiveBigIntegerField(null=True, blank=True, help_text=QUOTA_STORED_BYTES_HELP)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -88,8 +99,8 @@ ROLE_RANKS = {role: rank for rank, role in enumerate(Role)}
 ROLE_DUTIES = {
     Role.VIEWER: "reads every page, exports PDF summaries and downloads them and the CSV and JSON exports, "
                  "but changes nothing",
-    Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons, mails PDF summaries "
-                 "and edits workloads and schedules",
+    Role.MEMBER: "also uploads documents, writes probes, queues and cancels comparisons and sweeps, mails PDF "
+                 "summaries and edits workloads and schedules",
     Role.ADMIN: "also sets prices and re-prices runs (each re-pricing kept beside the earlier ones), sets the time "
                 "zone and who gets the PDFs, adds endpoints and caps their spending, deletes workloads and runs and "
                 "manages the members",

@@ -1,3 +1,5 @@
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
@@ -48,29 +50,30 @@ class Upload(Job):
         return NOTHING_KEPT if self.nothing_kept else self.status
 
 
+def _original_name(upload_file: "UploadFile", filename: str) -> str:
+    """Where a file's original bytes are stored: under its upload, named by a random id, never by the name the
+    client sent (which may hold "../" or a name another file has)."""
+    return f"uploads/{upload_file.upload_id}/{uuid.uuid4().hex}"
+
+
 class UploadFile(models.Model):
-    """An uploaded file, kept in the database until extraction, so any worker can read it; its bytes are in
-    UploadFileChunks (workloads.documents.upload_storage)."""
+    """An uploaded file: its name, its size, and its original bytes in the file storage (settings.STORAGES's
+    "default": a folder under MEDIA_ROOT, or an object store), where any worker reads them.
+
+    The original is kept while a document read from it exists, and deleted with the last of them; a file that kept
+    no document loses it when extraction finishes, and every original once UPLOAD_ORIGINAL_RETENTION_DAYS have
+    passed, if set (workloads.documents.upload_retention). A deleted original leaves `purged_at` set and `original`
+    empty; `size_bytes` still says how big it was.
+    """
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="files")
     name = models.CharField(max_length=255)
-    size_bytes = models.PositiveBigIntegerField()
+    size_bytes = models.PositiveBigIntegerField(help_text="the original's size, kept after it is purged")
+    original = models.FileField(upload_to=_original_name, max_length=200, blank=True)
+    purged_at = models.DateTimeField(null=True, blank=True, help_text="when the original's bytes were deleted")
 
     class Meta:
         ordering = ["pk"]
-
-
-class UploadFileChunk(models.Model):
-    """A piece of an uploaded file's bytes, in order. In pieces so that neither the request that stores an upload
-    nor the worker that extracts it holds more than a piece, or one file, at a time: 50 files of 20 MiB read in
-    one query took a worker to 3.7 GB."""
-
-    file = models.ForeignKey(UploadFile, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
-    data = models.BinaryField()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["file", "index"], name="one_chunk_per_place_in_a_file")]
 
 
 class UploadItem(models.Model):

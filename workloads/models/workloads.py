@@ -79,7 +79,8 @@ class Workload(models.Model):
 
 
 class Document(models.Model):
-    """One document's extracted text, in the database next to the uploaded file it came from.
+    """One document's extracted text, in the database; the uploaded file it came from keeps its original bytes in
+    the file storage while a document read from it exists.
 
     Workers on other machines read the text from here, so no shared disk is needed.
     """
@@ -87,7 +88,8 @@ class Document(models.Model):
     workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="documents")
     name = models.CharField(max_length=500)
     source_path = models.CharField(max_length=1000, blank=True, help_text="path inside the uploaded archive")
-    # The uploaded file it came from (an archive holds many documents), kept in the database.
+    # The uploaded file it came from (an archive holds many documents); deleting the last of them deletes the
+    # file's original bytes (workloads.documents.upload_retention).
     origin = models.ForeignKey("workloads.UploadFile", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="documents")
     text = models.TextField()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from workloads.models import ComparisonRun, Organisation, Role, Workload
+from workloads.models import ComparisonRun, GroupSweep, Organisation, Role, Workload
 from workloads.models.organisations import ROLE_DUTIES, ROLE_RANKS
 
 
@@ -42,3 +42,8 @@ def run_for(user, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
                             workload__organisation=organisation)
     run.workload.organisation = organisation  # the one already read, as workload_for's: the run page needs no query
     return run
+
+
+def sweep_for(user, pk: int, needs: Role = Role.VIEWER) -> GroupSweep:
+    return get_object_or_404(GroupSweep.objects.select_related("workload"), pk=pk,
+                             workload__organisation=organisation_of(user, needs))

@@ -135,9 +135,11 @@ def fire(workload: Workload, now: dt.datetime, user=None) -> ScheduleEvent:
         settings = workload.run_settings
         try:
             with transaction.atomic():  # a savepoint: a lost race on the unique constraint leaves the rest intact
+                # Beat's firing queues past the quota of runs (one run per reader and period, and a skipped period
+                # is a hole in the history); a person firing the period again is held to it like any start.
                 run = starting.start_run(workload, user, strategies=settings.get("strategies"),
-                                         trigger=ComparisonRun.Trigger.SCHEDULED, **starting.saved_readers(workload),
-                                         **_values(settings))
+                                         trigger=ComparisonRun.Trigger.SCHEDULED, past_quota=user is None,
+                                         **starting.saved_readers(workload), **_values(settings))
         except ValidationError as exc:
             reason = _sentence(" ".join(exc.messages))
         except IntegrityError:

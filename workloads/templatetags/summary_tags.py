@@ -1,6 +1,6 @@
 from django import template
 
-from workloads.models import ComparisonRun, Summary
+from workloads.models import ComparisonRun
 from workloads.reporting.summary import pdf_exports
 from workloads.reporting.summary import mail
 
@@ -23,5 +23,5 @@ def run_summary_panel(context, run):
         "request": context.get("request"), "run": run, "summary": summary, "done": done,
         "email": mail.newest(done), "recipients": run.workload.organisation.recipients,
         "can_export": run.status == ComparisonRun.Status.SUCCEEDED,
-        "pending": summary is not None and summary.status in (Summary.Status.QUEUED, Summary.Status.RUNNING),
+        "pending": summary is not None and not summary.finished,
     }

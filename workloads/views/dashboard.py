@@ -17,7 +17,7 @@ from workloads.comparisons import batches
 from workloads.comparisons.batches import SideBySide
 from workloads.documents import document_sets
 from workloads.models import Alert, ComparisonRun, StrategyResult, SummaryEmail, Workload
-from workloads.organisations import access
+from workloads.organisations import access, quotas
 from workloads.reporting import rerun_spread, scheduling
 from workloads.reporting.changes import accuracy_points, dollar_change
 from workloads.reporting.recommendation import recommendation
@@ -152,5 +152,5 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                  .annotate(n_documents=Count("documents"), n_tokens=Sum("documents__tokens")))
     summaries, alerts = _summaries(list(workloads), now)
     return render(request, "workloads/dashboard.html", {
-        "organisation": organisation, "summaries": summaries, "alerts": alerts,
+        "organisation": organisation, "summaries": summaries, "alerts": alerts, "quotas": quotas.usage(organisation),
     })

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from workloads.models import Role, Summary
+from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting.summary import pdf_exports
 from workloads.reporting.summary import mail
@@ -45,6 +45,17 @@ def summary_email(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def summary_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    run = access.run_for(request.user, pk, Role.MEMBER)
+    if pdf_exports.cancel_summary(run):
+        messages.success(request, "Export cancelled: no PDF is kept from it, and none is mailed.")
+    else:
+        messages.info(request, "No export of this run was queued or running, so there was nothing to cancel.")
+    return redirect("run_detail", pk=run.pk)
+
+
+@login_required
 @read_only
 def summary_download(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
@@ -66,7 +77,7 @@ def summary_status(request: HttpRequest, pk: int) -> JsonResponse:
     done = pdf_exports.newest_done(run)
     return JsonResponse({
         "status": summary.status,
-        "finished": summary.status in (Summary.Status.DONE, Summary.Status.FAILED),
+        "finished": summary.finished,
         "pages": summary.pages,
         "error": summary.error,
         "download_url": reverse("summary_download", args=[run.pk]) if done else None,

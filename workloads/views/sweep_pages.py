@@ -6,11 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from workloads.comparisons import sweep_starting
-from workloads.models import GroupSweep, Role
+from workloads.models import Role
 from workloads.organisations import access
 from workloads.reporting import page_charts
 from workloads.views.methods import read_only
@@ -32,8 +32,7 @@ def sweep_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @read_only
 def sweep_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    sweep = get_object_or_404(GroupSweep.objects.select_related("workload"), pk=pk,
-                              workload__organisation=access.organisation_of(request.user))
+    sweep = access.sweep_for(request.user, pk)
     points = sweep_starting.arms(sweep.report)
     kinds, kind_rows = sweep_starting.kinds(points)
     return render(request, "workloads/sweep_detail.html", {
@@ -41,3 +40,30 @@ def sweep_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "points": points, "kinds": kinds, "kind_rows": kind_rows,
         "charts": [page_charts.group_sweep(sweep, "flops"), page_charts.group_sweep(sweep, "seconds")],
     })
+
+
+@login_required
+@require_POST
+def sweep_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    sweep = access.sweep_for(request.user, pk, Role.MEMBER)
+    if sweep_starting.cancel_sweep(sweep):
+        messages.success(request, "Cancelled. A running sweep stops before its next question and keeps no report.")
+    else:
+        messages.info(request, "This sweep had already finished, so there was nothing to cancel.")
+    return redirect("sweep_detail", pk=sweep.pk)
+
+
+@login_required
+@require_POST
+def sweep_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    sweep = access.sweep_for(request.user, pk, Role.MEMBER)
+    try:
+        retried = sweep_starting.retry_sweep(sweep)
+    except ValidationError as exc:
+        messages.error(request, f"Not queued again: {exc.messages[0]}.")
+        return redirect("sweep_detail", pk=sweep.pk)
+    if retried:
+        messages.success(request, "Queued again at the same group sizes and settings.")
+    else:
+        messages.info(request, "Only a failed or cancelled sweep can be tried again.")
+    return redirect("sweep_detail", pk=sweep.pk)

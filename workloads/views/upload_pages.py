@@ -102,8 +102,13 @@ def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def upload_retry(request: HttpRequest, pk: int) -> HttpResponse:
     upload = _upload_for(request.user, pk, Role.MEMBER)
-    if upload_retries.retry_upload(upload):
-        messages.success(request, "Extracting the text again.")
+    try:
+        retried = upload_retries.retry_upload(upload)
+    except ValidationError as exc:
+        messages.info(request, exc.messages[0])
     else:
-        messages.info(request, "Only a failed or cancelled upload can be retried.")
+        if retried:
+            messages.success(request, "Extracting the text again.")
+        else:
+            messages.info(request, "Only a failed or cancelled upload can be retried.")
     return redirect("upload_detail", pk=upload.pk)

@@ -27,6 +27,18 @@ from workloads.models.jobs import Claim, Job
 log = logging.getLogger(__name__)
 
 
+class Stopped(Exception):
+    """The job is no longer this worker's: cancelled, failed by the sweep of lost jobs, or taken over by another."""
+
+
+def report(model: type[Job], pk: int, me: str, **fields) -> None:
+    """Record the progress (`fields`) of the worker `me` on the job, in the one UPDATE that also notices that the job
+    is no longer its own: then raise Stopped, for the task to stop at once (a task calls this between its units of
+    work)."""
+    if not model.progress(pk, me, **fields):
+        raise Stopped
+
+
 def holder() -> str:
     """This worker process, as the lease names it."""
     return f"{socket.gethostname()}:{os.getpid()}"

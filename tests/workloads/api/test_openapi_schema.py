@@ -16,7 +16,12 @@ PATHS = {
     "/api/runs/{run_id}/cancel": {"post"},
     "/api/runs/{run_id}/retry": {"post"},
     "/api/runs/{run_id}/reprice": {"post"},
+    "/api/workloads/{workload_id}/sweeps": {"get", "post"},
+    "/api/sweeps/{sweep_id}": {"get"},
+    "/api/sweeps/{sweep_id}/cancel": {"post"},
+    "/api/sweeps/{sweep_id}/retry": {"post"},
     "/api/runs/{run_id}/summary": {"post"},
+    "/api/runs/{run_id}/summary/cancel": {"post"},
     "/api/runs/{run_id}/summary.pdf": {"get"},
     "/api/runs/{run_id}/summary/email": {"post"},
     "/api/runs/{run_id}/export.csv": {"get"},
@@ -78,3 +83,20 @@ def test_the_json_downloads_are_documented_as_json_objects(client, db):
     assert body("/api/runs/{run_id}/export.json")["required"] == ["workload", "run"]
     history = body("/api/workloads/{workload_id}/history.json")
     assert history["type"] == "object" and history["properties"]["runs"]["type"] == "array"
+
+
+def test_sweeps_are_listed_with_their_response_schemas(client, db):
+    paths, schemas = _schema(client)["paths"], _schema(client)["components"]["schemas"]
+
+    def answers(path: str, method: str) -> dict:
+        return paths[path][method]["responses"]
+
+    assert answers("/api/workloads/{workload_id}/sweeps", "post")["202"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/SweepDetailOut"}
+    for path in ("/api/sweeps/{sweep_id}/cancel", "/api/sweeps/{sweep_id}/retry"):
+        assert answers(path, "post")["200"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/SweepOut"}
+        assert set(answers(path, "post")) >= {"200", "401", "403", "404", "409"}
+    assert schemas["SweepOut"]["properties"]["status"]["enum"] == ["queued", "running", "succeeded", "failed",
+                                                                   "cancelled"]
+    assert schemas["SweepIn"]["additionalProperties"] is False

@@ -72,7 +72,7 @@ def own_organisation(db, settings_):
 def settings_(settings):
     # A generated request with a broken token is a failed sign-in: the fuzzer's many must not lock its own address
     # (tests/workloads/api/test_unknown_tokens_are_throttled_per_address.py covers the lock).
-    settings.AXES_FAILURE_LIMIT = 1_000_000
+    settings.TOKEN_FAILURE_LIMIT = 1_000_000
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings
 

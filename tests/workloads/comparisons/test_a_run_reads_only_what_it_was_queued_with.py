@@ -4,7 +4,7 @@ the run page lists what it reads."""
 
 import pytest
 
-from workloads.comparisons.starting import start_run
+from workloads.comparisons.starting import retry_run, start_run
 from workloads.models import ComparisonRun, Document, Probe, Upload, UploadFile
 from workloads.tasks import run_comparison
 
@@ -68,3 +68,21 @@ def test_the_run_page_lists_what_it_reads(ready_workload, alice, alice_client, d
     listed = page[page.index("data-inputs"):page.index("</details>", page.index("data-inputs"))]
     assert "Reads the 1 document and 2 probes it was queued with, no others" in " ".join(listed.split())
     assert "agreement.txt" in listed and "What is the governing law?" in listed and "annex.txt" not in listed
+
+
+@pytest.mark.model
+def test_a_failed_run_retried_makes_only_the_calls_it_never_made(
+        ready_workload, alice, django_capture_on_commit_callbacks):
+    run = _queued(ready_workload, alice, django_capture_on_commit_callbacks)
+    run_comparison(run.pk)
+    run.refresh_from_db()
+    made = run.report["calls"]["made"]
+    # As if it had stopped at the time limit after all but its last two calls.
+    run.engine_calls.filter(pk__in=run.engine_calls.order_by("-pk").values("pk")[:2]).delete()
+    ComparisonRun.objects.filter(pk=run.pk).update(status=ComparisonRun.Status.FAILED, error="stopped")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert retry_run(run)
+    run_comparison(run.pk)
+    run.refresh_from_db()
+    assert run.status == ComparisonRun.Status.SUCCEEDED, run.error
+    assert run.report["calls"] == {"made": 2, "reused": made - 2} and run.engine_calls.count() == made

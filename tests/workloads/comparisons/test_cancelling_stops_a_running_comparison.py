@@ -4,7 +4,7 @@ import pytest
 
 from workloads.comparisons.starting import cancel_run
 from workloads.models import ComparisonRun
-from workloads.tasks import RunCancelled, _progress, run_comparison
+from workloads.tasks import _progress, run_comparison
 from workloads.workers import leases
 
 
@@ -28,7 +28,7 @@ def test_a_running_run_stops_at_its_next_progress_report(workload):
     run.refresh_from_db()
     assert (run.progress_done, run.progress_total, run.progress_message) == (3, 10, "chunked: chunk 3 of 10")
     assert cancel_run(run)
-    with pytest.raises(RunCancelled):
+    with pytest.raises(leases.Stopped):
         report(4, 10, "chunked: chunk 4 of 10")
     run.refresh_from_db()
     assert run.status == "cancelled" and run.progress_done == 3
@@ -38,7 +38,7 @@ def test_a_run_another_worker_took_over_stops_at_its_next_progress_report(worklo
     run = _run(workload, "running")
     report = _progress(run.pk, leases.holder())
     ComparisonRun.objects.filter(pk=run.pk).update(claimed_by="another-host:1")  # it thought this one dead
-    with pytest.raises(RunCancelled):
+    with pytest.raises(leases.Stopped):
         report(1, 10, "chunked: chunk 1 of 10")
     assert ComparisonRun.objects.get(pk=run.pk).progress_done == 0
 

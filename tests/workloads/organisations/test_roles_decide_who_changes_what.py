@@ -10,8 +10,8 @@ from django.urls import URLPattern, reverse
 
 from tests.workloads.endpoints.conftest import make_endpoint
 from tests.workloads.pages.conftest import html, make_run, standard_report
-from workloads.models import (ApiPrice, ComparisonRun, Document, Endpoint, GpuPrice, Membership, Organisation, Probe,
-                              Summary, SummaryEmail, Upload, Workload)
+from workloads.models import (ApiPrice, ComparisonRun, Document, Endpoint, GpuPrice, GroupSweep, Membership,
+                              Organisation, Probe, Summary, SummaryEmail, Upload, Workload)
 from workloads.urls import urlpatterns
 
 # What each page does with a POST; a page that only reads answers any method the same way.
@@ -26,7 +26,7 @@ ADMINS_ONLY = {"workload_delete", "run_delete", "organisation_edit", "gpu_price_
 MEMBERS_MAY = {"workload_create", "workload_edit", "document_delete", "schedule_edit", "schedule_fire",
                "upload_create", "probe_create", "probes_generate", "probe_import", "probe_edit", "probe_delete",
                "run_create", "run_cancel", "run_retry", "upload_cancel", "upload_retry", "summary_email",
-               "sweep_create"}
+               "summary_cancel", "sweep_create", "sweep_cancel", "sweep_retry"}
 # Pages whose GET shows a form to change something: nobody who may not send it is shown it.
 FORM_PAGES = {"workload_create", "workload_edit", "workload_delete", "run_delete", "upload_create", "probe_create",
               "probe_import", "probe_edit", "probe_delete", "run_create", "schedule_edit"}
@@ -40,6 +40,7 @@ def things(workload, document, probe, prices, alice, bob):
         "upload": Upload.objects.create(workload=workload, created_by=alice, status=Upload.Status.DONE),
         "gpu_price": prices["h200"], "api_price": prices["api"], "membership": bob.membership,
         "endpoint": make_endpoint(workload.organisation),
+        "sweep": GroupSweep.objects.create(workload=workload, model=workload.target_model, group_sizes=[1, 4]),
     }
 
 
@@ -47,7 +48,8 @@ def _url(pattern: URLPattern, things: dict) -> str:
     """The pattern's URL, its <pk> being the object of the kind its route starts with."""
     route = str(pattern.pattern)
     owner = {"workloads/": "workload", "runs/": "run", "uploads/": "upload", "prices/gpu/": "gpu_price",
-             "prices/api/": "api_price", "organisation/members/": "membership", "endpoints/": "endpoint"}
+             "prices/api/": "api_price", "organisation/members/": "membership", "endpoints/": "endpoint",
+             "sweeps/": "sweep"}
     kwargs = {}
     if "<int:pk>" in route:
         kind = next(kind for prefix, kind in owner.items() if route.startswith(prefix))
@@ -66,7 +68,8 @@ def _state() -> list:
         list(Probe.objects.values_list("pk", "question").order_by("pk")),
         list(ComparisonRun.objects.values_list("pk", "status", "priced_at").order_by("pk")),
         list(Upload.objects.values_list("pk").order_by("pk")),
-        list(Summary.objects.values_list("pk").order_by("pk")),
+        list(Summary.objects.values_list("pk", "status").order_by("pk")),
+        list(GroupSweep.objects.values_list("pk", "status").order_by("pk")),
         list(SummaryEmail.objects.values_list("pk").order_by("pk")),
         list(GpuPrice.objects.values_list("pk").order_by("pk")),
         list(ApiPrice.objects.values_list("pk").order_by("pk")),

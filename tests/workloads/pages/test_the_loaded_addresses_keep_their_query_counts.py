@@ -19,11 +19,12 @@ LOGGED_IN = 2
 # Before benchmarks/page_cpu.py's rounds of cuts (2026-12-05): 13, 25 and 9; then 11, 18 and 7; since 2026-12-05's
 # second round (one read of the user with the membership, of the workload with its schedule, of its latest succeeded
 # run for the charts, durations and PDF link, of whether this period can be fired again; the dashboard's runs
-# ranked in one query, its alerts from them); since the third round (2026-12-07: the workload page asks whether this
-# period can be fired again only beside a firing; the run page reads a succeeded run's figures only to draw them
-# once, takes its organisation from the membership and reads no strategies for a run with nothing to compare; the
-# run page took 16 before). The run page's own: the run, its earlier pricings and its latest PDF summary.
-EXPECTED = {"dashboard": LOGGED_IN + 6, "workload page": LOGGED_IN + 9, "run page": LOGGED_IN + 3, "API runs list": 4}
+# ranked in one query, its alerts from them); the dashboard's one more since issue 40 (the organisation's use of its
+# quotas, every quota in one query); since the third round (2026-12-07: the workload page asks whether this period
+# can be fired again only beside a firing; the run page reads a succeeded run's figures only to draw them once, takes
+# its organisation from the membership and reads no strategies for a run with nothing to compare; the run page took
+# 16 before). The run page's own: the run, its earlier pricings and its latest PDF summary.
+EXPECTED = {"dashboard": LOGGED_IN + 7, "workload page": LOGGED_IN + 9, "run page": LOGGED_IN + 3, "API runs list": 4}
 
 
 @pytest.fixture

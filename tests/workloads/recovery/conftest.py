@@ -27,7 +27,7 @@ class Workers:
 
         log = self.folder / f"worker-{len(self.processes)}.log"
         process = start(worker_argv(), log, DATABASE_URL=database_url(connection.settings_dict),
-                        CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY="tests-only-secret-key", **LEASE)
+                        CELERY_BROKER_URL=settings.CELERY_BROKER_URL, SECRET_KEY=os.environ["SECRET_KEY"], **LEASE)
         self.processes.append(process)
         wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 120, "the worker to start",
                  every=0.2)

@@ -1,5 +1,6 @@
 """What the caller passes in (limits) and gets back (one result per document)."""
 
+import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, fields
@@ -17,12 +18,27 @@ class Limits:
     # One PDF or DOCX is read in a child process with at most this much memory (address space) and time.
     max_reader_memory_bytes: int = 2**30
     reader_timeout_s: int = 120
+    # Not a limit but how to read text in a legacy encoding: the organisation's region's encodings, first the
+    # likeliest, preferred where charset-normalizer's readings are close (regions.py, text.decode_text).
+    preferred_encodings: tuple[str, ...] = ()
 
     def __post_init__(self):
         for field in fields(self):
             value = getattr(self, field.name)
-            if not isinstance(value, int) or value <= 0:
+            if field.name == "preferred_encodings":
+                self._check_encodings(value)
+            elif not isinstance(value, int) or value <= 0:
                 raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
+
+    def _check_encodings(self, names) -> None:
+        if not isinstance(names, (tuple, list)) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"Limits.preferred_encodings must be encoding names, got {names!r}")
+        for name in names:
+            try:
+                codecs.lookup(name)
+            except LookupError:
+                raise ValueError(f"Limits.preferred_encodings: unknown encoding {name!r}") from None
+        object.__setattr__(self, "preferred_encodings", tuple(names))  # a list, from the reader child's JSON
 
 
 @dataclass(frozen=True)

@@ -47,15 +47,15 @@ def _read(name: str, data: bytes, limits: Limits) -> tuple[str, str]:
     if suffix == ".docx":
         text, detail = read_in_child("DOCX", data, limits)
     else:
-        text, detail = _read_text(data, suffix)
+        text, detail = _read_text(data, suffix, limits.preferred_encodings)
     if not text.strip():
         raise Skip("empty: no text")
     return text, detail
 
 
-def _read_text(data: bytes, suffix: str) -> tuple[str, str]:
+def _read_text(data: bytes, suffix: str, preferred_encodings: tuple[str, ...]) -> tuple[str, str]:
     try:
-        decoded = decode_text(data)
+        decoded = decode_text(data, preferred_encodings)
     except Skip:
         if suffix and suffix not in _KNOWN_TEXT_EXTENSIONS:
             raise Skip(f"unsupported file type {suffix}") from None

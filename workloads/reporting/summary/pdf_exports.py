@@ -1,7 +1,8 @@
 """Asking for a run's PDF summary, and finding the one to serve.
 
 Each request makes a new Summary (a run can be exported again after a re-price, say); the
-newest finished one is served. Rendering happens in the workloads.export_summary task.
+newest finished one is served. Rendering happens in the workloads.export_summary task. One still
+queued or running can be cancelled.
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ def request_summary(run: ComparisonRun, user) -> Summary:
         summary = Summary.objects.create(run=run, requested_by=person)
         dispatch.queue_summary(summary.pk)
     return summary
+
+
+def cancel_summary(run: ComparisonRun) -> Summary | None:
+    """Cancel the run's newest summary still queued or running, as runs and sweeps are cancelled; None when it has
+    none. A running one renders on, but keeps nothing and mails nothing: its finish is conditional on running
+    (workloads.tasks.export_summary)."""
+    pending = run.summaries.defer("pdf").filter(status__in=UNFINISHED_STATUSES).first()
+    if pending is None or not Summary.cancel(pending.pk, Summary.Status.CANCELLED):
+        return None
+    pending.refresh_from_db(fields=["status", "finished_at"])
+    return pending
 
 
 def in_flight(jobs: QuerySet) -> QuerySet:
