@@ -4,11 +4,12 @@ Usage (a PostgreSQL database of its own, which it migrates and fills as page_loa
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cp_prof CELERY_BROKER_URL=redis://127.0.0.1:6379/13 \\
         .venv/bin/python benchmarks/page_cpu.py [--rounds 200] [--json F] [--profile "workload page"]
 
-A logged-in session (the login form, as a browser signs in) and an API token, then the three addresses fetched in
+A logged-in session (the login form, as a browser signs in) and an API token, then page_load.py's three addresses and
+the run page of the history's latest finished run (8 strategies, one refused, an answer to each probe) fetched in
 turn, round after round, through Django's WSGI application with the environ gunicorn would pass (no test client:
 nothing instrumented), each response read to its end, as page_load.py's clients send them (the API read carries the
 session cookie too). It reports per address the median process CPU time of a request (this process only) with its
-10th and 90th percentiles and the queries one request made, and PostgreSQL's CPU per request over all three when it
+10th and 90th percentiles and the queries one request made, and PostgreSQL's CPU per request over all of them when it
 runs on this machine (it shares the cores under load). `--profile NAME` runs cProfile (CPU time) over that
 address's requests instead and prints where the time went.
 
@@ -98,7 +99,9 @@ def _ids() -> dict:
 
     user = User.objects.get(username=USER)
     workload = Workload.objects.get(organisation=user.membership.organisation, name="Sample contracts")
-    return {"workload": workload.pk, "token": ApiToken.issue(user), "runs": workload.runs.count()}
+    # The run page: the latest of the history's finished runs, 8 strategies (one refused), an answer to each probe.
+    run = workload.runs.filter(status="succeeded").latest("created_at", "pk")
+    return {"workload": workload.pk, "run": run.pk, "token": ApiToken.issue(user), "runs": workload.runs.count()}
 
 
 def _fill(history: int) -> None:
@@ -132,6 +135,7 @@ def prepare(history: int) -> tuple:
     ids = _ids()
     cookies = _log_in(app)
     paths = {"dashboard": ("/", {}), "workload page": (f"/workloads/{ids['workload']}/", {}),
+             "run page": (f"/runs/{ids['run']}/", {}),
              "API runs list": (f"/api/workloads/{ids['workload']}/runs", {"Authorization": f"Bearer {ids['token']}"})}
     return app, paths, cookies, ids
 
@@ -187,7 +191,7 @@ def main() -> None:
               "device": f"{cpu_model()}, {os.cpu_count()} CPU cores, {os.uname().nodename}",
               "load_average_before": load_before,
               "runs_in_workload": ids["runs"], "rounds": args.rounds, "pages": {},
-              # All three addresses together, per request: the database's side of the same work.
+              # All the addresses together, per request: the database's side of the same work.
               "postgres_cpu_ms_per_request": None if postgres_before is None else
               round((postgres_after - postgres_before) * 1000 / (args.rounds * len(paths)), 2)}
     for name, values in cpu.items():

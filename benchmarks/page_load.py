@@ -1,5 +1,5 @@
-"""Pages under load: logged-in clients fetch the dashboard, a workload page and an API read while a comparison runs
-in a real worker on this machine (issue 24, section 7).
+"""Pages under load: logged-in clients fetch the dashboard, a workload page, a finished run's page and an API read
+while a comparison runs in a real worker on this machine (issue 24, section 7; the run page since issue 40).
 
 Usage (a PostgreSQL database of its own, which it migrates and fills; a Redis database for the broker):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cp_bench CELERY_BROKER_URL=redis://127.0.0.1:6379/14 \\
@@ -12,7 +12,7 @@ What it does, in order:
 - queues a real comparison of the sample in every strategy and starts a Celery worker for it as the embedded default
   does (`scripts/embedded.sh`: queue gpu, concurrency 1, its niceness), and gunicorn with `--workers` sync workers as
   the web image does (its command and deploy/gunicorn.conf.py), both on this machine;
-- once the worker has claimed the run, logs `--clients` clients in and has each fetch the three addresses in turn,
+- once the worker has claimed the run, logs `--clients` clients in and has each fetch the four addresses in turn,
   with no pause, for `--seconds`;
 - reports per address the requests, errors, requests per second, p50, p95 and max latency, the load average,
   and the CPU seconds the web workers, the comparison worker, PostgreSQL and the clients took meanwhile; then cancels
@@ -116,8 +116,11 @@ def _setup(args, env: dict) -> dict:
         cancel_run(run)  # left by an earlier benchmark (or loadsample's first run): only ours may run now
     subprocess.run([sys.executable, "-m", "celery", "-A", "costplanner", "purge", "-f", "-Q", "gpu,default"],
                    cwd=ROOT, env=env, check=True, timeout=120, stdout=subprocess.DEVNULL)
-    run = None if args.no_comparison else start_run(workload, user, confirm_refusals=True)
-    return {"workload": workload.pk, "run": run.pk if run else None, "token": ApiToken.issue(user),
+    finished = workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED).latest("created_at", "pk")
+    # Confirmed: the history's made-up rates put it at hours, and it is cancelled once measured.
+    run = None if args.no_comparison else start_run(workload, user, confirm_refusals=True, confirm_duration=True)
+    return {"workload": workload.pk, "run": run.pk if run else None, "finished": finished.pk,
+            "token": ApiToken.issue(user),
             "runs": ComparisonRun.objects.filter(workload=workload).count()}
 
 
@@ -306,7 +309,7 @@ def main() -> None:
         for client in clients:
             client.log_in()
         paths = {"dashboard": "/", "workload page": f"/workloads/{ids['workload']}/",
-                 "API runs list": f"/api/workloads/{ids['workload']}/runs"}
+                 "run page": f"/runs/{ids['finished']}/", "API runs list": f"/api/workloads/{ids['workload']}/runs"}
         for client in clients[:1]:  # every page once, so that no figure includes a first request's set-up
             for path in paths.values():
                 client.fetch(path)

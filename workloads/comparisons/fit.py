@@ -201,10 +201,24 @@ def _speed_rate(shape: ledger.ModelShape, speed: dict | None) -> float | None:
     new tokens), or None where it was not timed. One call's rate stands for every strategy: rougher than a run's own
     per-strategy rates, which is why the estimate says which it used."""
     try:
-        seconds = speed["prefill_seconds"] + speed["decode_tokens"] / speed["decode_tokens_per_second"]
-        flops = ledger.call_costs(shape, run_settings.attention({}, "dense"), speed["prefill_tokens"],
-                                  speed["decode_tokens"]).total_flops
-    except (TypeError, KeyError, ZeroDivisionError):
+        return _rate_of_timed_call(shape, *(speed[name] for name in SPEED_FIELDS))
+    except (TypeError, KeyError):  # not timed, or timed in values that are no numbers
+        return None
+
+
+SPEED_FIELDS = ("prefill_seconds", "prefill_tokens", "decode_tokens", "decode_tokens_per_second")
+
+
+@functools.lru_cache(maxsize=64)
+def _rate_of_timed_call(shape: ledger.ModelShape, prefill_seconds: float, prefill_tokens: int, decode_tokens: int,
+                        decode_tokens_per_second: float) -> float | None:
+    """_speed_rate's arithmetic, kept per process under the timing's values: the ledger's cost of the timed call was
+    3% of the workload page's CPU on every view, for a model's speed that changes only when it is provisioned again
+    (and then it is other values)."""
+    try:
+        seconds = prefill_seconds + decode_tokens / decode_tokens_per_second
+        flops = ledger.call_costs(shape, run_settings.attention({}, "dense"), prefill_tokens, decode_tokens).total_flops
+    except (TypeError, ZeroDivisionError):
         return None
     return seconds / flops if seconds > 0 and flops > 0 else None
 

@@ -37,8 +37,11 @@ def workload_for(user, pk: int, needs: Role = Role.VIEWER, related: tuple[str, .
 
 
 def run_for(user, pk: int, needs: Role = Role.VIEWER) -> ComparisonRun:
-    return get_object_or_404(ComparisonRun.objects.select_related("workload"), pk=pk,
-                             workload__organisation=organisation_of(user, needs))
+    organisation = organisation_of(user, needs)
+    run = get_object_or_404(ComparisonRun.objects.select_related("workload"), pk=pk,
+                            workload__organisation=organisation)
+    run.workload.organisation = organisation  # the one already read, as workload_for's: the run page needs no query
+    return run
 
 
 def sweep_for(user, pk: int, needs: Role = Role.VIEWER) -> GroupSweep:

@@ -11,6 +11,7 @@ says so once (refusal_notes), not under each chart.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -181,22 +182,34 @@ def refusal_notes(results: Iterable[StrategyResult]) -> list[str]:
     return _refusals(_points(results))
 
 
-def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
-    """The workload page's charts and the refusals said under them.
+class WorkloadCharts:
+    """The workload page's charts and the refusals said under them, as `drawn`, under `key`: a digest of what they
+    are drawn from. They are read from the cache, or drawn, only when `drawn` is first asked for, so a page that keeps
+    their HTML under the key reads neither."""
 
-    Kept under what its succeeded runs' rows can change with (RUN_STAMP), read in one small query: the history's
-    rows themselves, 8 a run, were a tenth of the page's CPU. On a miss the history is read and the charts are drawn
-    from it, themselves cached under its rows, so a stamp that changed with rows that did not draws nothing."""
-    zone = timezone.get_current_timezone_name()
-    stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="").order_by("created_at", "pk")
-                  .values_list(*RUN_STAMP))
-    latest = stamp[-1][:2] if stamp else None  # the latest succeeded run's (pk, created_at)
-    name = chart_cache.key("workload_charts", (workload.pk, workload.unit, zone, stamp))
-    charts = cache.get(name)
-    if charts is None:
-        charts = _workload_charts(workload.unit, zone, latest, _history(workload))
-        cache.set(name, charts, chart_cache.TIMEOUT_S)
-    return charts
+    def __init__(self, workload: Workload):
+        # Kept under what its succeeded runs' rows can change with (RUN_STAMP), read in one small query: the history's
+        # rows themselves, 8 a run, were a tenth of the page's CPU. On a miss the history is read and the charts are
+        # drawn from it, themselves cached under its rows, so a stamp that changed with rows that did not draws
+        # nothing.
+        self.workload, self.zone = workload, timezone.get_current_timezone_name()
+        self.stamp = tuple(workload.runs.filter(status=ComparisonRun.Status.SUCCEEDED, reader="")
+                           .order_by("created_at", "pk").values_list(*RUN_STAMP))
+        self.key = chart_cache.key("workload_charts", (workload.pk, workload.unit, self.zone, self.stamp))
+
+    @functools.cached_property
+    def drawn(self) -> tuple[list[Chart], list[str]]:
+        charts = cache.get(self.key)
+        if charts is None:
+            latest = self.stamp[-1][:2] if self.stamp else None  # the latest succeeded run's (pk, created_at)
+            charts = _workload_charts(self.workload.unit, self.zone, latest, _history(self.workload))
+            cache.set(self.key, charts, chart_cache.TIMEOUT_S)
+        return charts
+
+
+def workload_charts(workload: Workload) -> tuple[list[Chart], list[str]]:
+    """The workload page's charts and the refusals said under them."""
+    return WorkloadCharts(workload).drawn
 
 
 @chart_cache.cached

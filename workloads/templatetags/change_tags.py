@@ -33,7 +33,8 @@ def cost_change(change: dict | None) -> str:
 def run_changes(context, run):
     strategies = (run.changes or {}).get("strategies", {})
     # jsonb keeps keys sorted by length, not as written: list them in the run's own order, as its results table does
-    in_run_order = [s for s in run.results.values_list("strategy", flat=True) if s in strategies]
+    in_run_order = ([s for s in run.results.values_list("strategy", flat=True) if s in strategies]
+                    if strategies else [])  # no query for a run with nothing to compare
     return {
         "request": context.get("request"), "run": run, "changes": run.changes,
         "rows": [(strategy_name(s), strategies[s]) for s in in_run_order],

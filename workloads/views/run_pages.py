@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -13,37 +11,16 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from engine.core import run_settings
 from workloads import deletion
 from workloads.comparisons import batches, endpoint_spending, fit, pricing, pricing_history, queued_inputs, starting
 from workloads.documents import document_sets
 from workloads.forms import ReadersForm, RunForm
-from workloads.models import ComparisonRun, Role, StrategyResult
+from workloads.models import ComparisonRun, Role
 from workloads.organisations import access
-from workloads.reporting import by_kind, data_exports, page_charts, scheduling
-from workloads.reporting.recommendation import monthly, recommendation
+from workloads.reporting import data_exports, scheduling
+from workloads.views import run_parts
 from workloads.views.methods import form_page, read_only
 from workloads.views.outcomes import form_response, posted
-
-
-@dataclass(frozen=True)
-class AnswerRow:
-    """One probe's question and expected answer, with each strategy's answer to it (None where it has none)."""
-
-    question: str
-    expected: str
-    kind: str
-    answers: list
-
-
-def _answer_rows(results: list[StrategyResult]) -> list[AnswerRow]:
-    ran = [r for r in results if not r.refused]
-    by_strategy = [{(a.question, a.expected): a for a in r.answers.all()} for r in ran]
-    rows = {}
-    for answers in by_strategy:
-        for key, a in answers.items():
-            rows.setdefault(key, a)
-    return [AnswerRow(q, e, a.kind, [answers.get((q, e)) for answers in by_strategy]) for (q, e), a in rows.items()]
 
 
 @login_required
@@ -92,27 +69,14 @@ def preflight_of(workload, form: RunForm) -> fit.Preflight:
 @read_only
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = access.run_for(request.user, pk)
-    results = list(run.results.prefetch_related("answers"))  # each result's run is `run` itself: no join
-    ran = [r for r in results if not r.refused]
-    succeeded = run.status == ComparisonRun.Status.SUCCEEDED and bool(results)
-    decision = recommendation(run) if succeeded else None
     return render(request, "workloads/run_detail.html", {
-        "run": run, "workload": run.workload, "results": results, "ran": ran,
-        "answer_rows": _answer_rows(results), "readers": batches.side_by_side(run),
-        "decision": decision, "monthly": monthly(run) if succeeded else None,
-        "kinds": by_kind.table(results, run.gate_points, decision.recommended) if decision else None,
-        "min_kind_questions": by_kind.MIN_QUESTIONS,
-        "charts": [page_charts.cost_vs_quality(run)] if results else [],
-        "measured_charts": [page_charts.flop_breakdown(run)] if results else [],
-        "chart_refusals": page_charts.refusal_notes(results),
+        "run": run, "workload": run.workload, "parts": run_parts.parts(run),
+        "readers": batches.side_by_side(run),
         "can_cancel": run.status in (ComparisonRun.Status.QUEUED, ComparisonRun.Status.RUNNING),
         "queue_position": starting.queue_position(run),
         "can_reprice": run.status == ComparisonRun.Status.SUCCEEDED,
-        "pricings": pricing_history.table(run, results),
+        "pricings": pricing_history.table(run),
         "refirable_period": _refirable_period(run),
-        "settings": [(run_settings.LABELS[name], run_settings.shown(name, getattr(run, name)))
-                     for name in starting.SETTINGS],
-        "versions": sorted(run.versions.items()) if isinstance(run.versions, dict) else [],
         "documents_read": document_sets.described(run.documents),
         "inputs": queued_inputs.listed(run),
     })

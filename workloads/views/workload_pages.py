@@ -28,6 +28,15 @@ RECENT_UPLOADS = 5
 # list is drawn, and a change to it alone would not draw the list again.
 RUN_ROW = ("workload", "created_at", "status", "progress_done", "progress_total", "strategies", "device", "batch")
 RUNS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/status_badge.html")
+# What the list of probes shows of each (its passages included), kept as HTML under these values and whether the
+# viewer may change them (their edit and delete links); it holds no CSRF token. Drawing it was 6% of the page's CPU.
+PROBE_ROW = ("pk", "question", "answer", "kind", "source", "passage")
+PREFLIGHT_TEMPLATES = ("workloads/includes/preflight.html",)
+# What the list of documents shows of each, kept likewise on the page's clock: its delete buttons name the page's one
+# form that carries the CSRF token (drawn on every view), so the list holds none.
+DOCUMENT_ROW = ("pk", "name", "source_path", "tokens", "lines", "size_bytes", "created_at")
+CHARTS_TEMPLATES = ("workloads/workload_detail.html", "workloads/includes/chart.html",
+                    "workloads/includes/chart_refusals.html")
 
 
 def _save_workload(request: HttpRequest, form: WorkloadForm, template: str, context: dict) -> HttpResponse:
@@ -85,7 +94,7 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     workload = access.workload_for(request.user, pk, related=("periodic_task__crontab",))
     # The latest succeeded run, read once for its measured rates and its PDF summary (period, and whether one is done).
     latest = fit.latest_rate_run(workload, "period", done=pdf_exports.has_done())
-    charts, refusals = page_charts.workload_charts(workload)
+    history = page_charts.WorkloadCharts(workload)
     documents, probes = list(workload.documents.defer("text")), list(workload.probes.all())
     # What the form's defaults would run, for the documents and probes the page lists; the form itself shows it for
     # what is posted.
@@ -93,6 +102,8 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
                               rate_run=latest)
     runs = workload.runs.only(*RUN_ROW)
     rows = list(runs.values_list("pk", *RUN_ROW))
+    zone = timezone.get_current_timezone_name()
+    may_change = request.user.membership.may_change
     return render(request, "workloads/workload_detail.html", {
         "workload": workload,
         "documents": documents,
@@ -100,16 +111,30 @@ def workload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "uploads": Upload.with_kept_any(workload.uploads.all())[:RECENT_UPLOADS],
         "probes": probes,
         "runs": runs,
-        "runs_key": fragments.key(RUNS_TEMPLATES, timezone.get_current_timezone_name(), rows),
+        "runs_key": fragments.key(RUNS_TEMPLATES, zone, rows),
+        "documents_key": fragments.key(RUNS_TEMPLATES, zone, workload.pk, workload.target_model, may_change,
+                                       preflight.document_tokens,
+                                       [tuple(getattr(d, name) for name in DOCUMENT_ROW) for d in documents]),
+        "probes_key": fragments.key(RUNS_TEMPLATES, workload.pk, may_change,
+                                    [tuple(getattr(p, name) for name in PROBE_ROW) for p in probes]),
+        "preflight_key": _preflight_key(preflight),
         "fragment_timeout": fragments.TIMEOUT_S,
         "probe_form": unbound_html(ProbeForm),
         "generation_form": unbound_html(ProbeGenerationForm),
         "run_form": unbound_html(RunForm),
         "preflight": preflight,
-        "charts": charts,
-        "chart_refusals": refusals,
+        # Read, or drawn, only where the page has not kept their HTML under their key.
+        "history": history,
+        "charts_key": fragments.key(CHARTS_TEMPLATES, history.key),
         "latest_run": latest,
         # Read only where some run was queued with other readers: the page's rows already say.
         "readers_history": batches.history(workload) if any(row[-1] for row in rows) else [],
     })
 
+
+def _preflight_key(preflight: fit.Preflight) -> str:
+    """The fit table's key: every value preflight.html shows, the estimate's sentence (what it rests on: the rates'
+    run, the model's speed) included. The rows are frozen dataclasses of plain values, so their repr says all."""
+    return fragments.key(PREFLIGHT_TEMPLATES, preflight.model, preflight.max_positions, preflight.document_tokens,
+                         preflight.documents, preflight.probes, preflight.rows, preflight.chosen,
+                         preflight.prompt_tokens, preflight.estimate)
