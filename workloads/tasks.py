@@ -313,7 +313,8 @@ def run_group_sweep(sweep_pk: int) -> None:
 
 @shared_task(name="workloads.fail_lost_jobs")
 def fail_lost_jobs() -> int:
-    """Fail the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
+    """Fail the runs, their shards, uploads and summaries still "running" well past the hard time limit: their worker
+    is gone.
 
     A worker killed at the hard limit, or whose process or machine died, never reports back, and the
     message delivered again finds its row claimed and does nothing: without this a run would say
@@ -324,7 +325,9 @@ def fail_lost_jobs() -> int:
     cutoff = timezone.now() - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_JOB_GRACE_S)
     error = (f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
              "it started, past the hard time limit, so the process was killed or died")
-    failed = sum(job.fail_lost(cutoff, error) for job in (ComparisonRun, GroupSweep, Upload, Summary, SummaryEmail))
+    # A sharded run is left to its shards (ComparisonRun.handed_on): a shard failed here fails it once the others end.
+    failed = sum(job.fail_lost(cutoff, error)
+                 for job in (ComparisonRun, RunShard, GroupSweep, Upload, Summary, SummaryEmail))
     if failed:
         log.warning("marked %d lost job(s) failed", failed)
     return failed

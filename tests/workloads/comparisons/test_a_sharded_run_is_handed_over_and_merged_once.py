@@ -157,8 +157,14 @@ def test_the_sweeps_leave_a_run_to_its_live_shards_and_recover_the_shards(five_q
     run.refresh_from_db()
     assert (run.status, run.claimed_by) == ("running", SHARDS_HOLDER)
 
+    # A shard still running past the hard limit lost its worker: the sweep fails it, not the run.
+    RunShard.objects.filter(pk=third.pk).update(started_at=long_ago)
+    assert fail_lost_jobs() == 1
+    assert [ComparisonRun.objects.get(pk=run.pk).status, RunShard.objects.get(pk=third.pk).status] == [
+        "running", "failed"]
+
     # Every shard ended but none handed the run back (its worker died in between): the sweep sends the run again,
-    # and the worker that takes it over merges.
+    # and the worker that takes it over merges, or fails it with a failed shard's error.
     RunShard.objects.filter(run=run).update(status="done")
     with django_capture_on_commit_callbacks(execute=False) as sent:
         assert recover()["taken over"] == 1
