@@ -266,6 +266,7 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"workloads.run_comparison": {"queue": "gpu"},
+                      "workloads.run_shard": {"queue": "gpu"},
                       "workloads.run_group_sweep": {"queue": "gpu"}}
 CELERY_TASK_ACKS_LATE = True  # a job lost with its worker is delivered again...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -297,6 +298,9 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 JOB_HEARTBEAT_S = env.int("JOB_HEARTBEAT_S", default=10)
 JOB_STALE_AFTER_S = env.int("JOB_STALE_AFTER_S", default=45)
 JOB_MAX_TAKEOVERS = env.int("JOB_MAX_TAKEOVERS", default=3)
+# A comparison of more questions than this is split into shards of this many, each asked by whichever gpu worker takes
+# it (workloads.comparisons.shards); a run of this many or fewer stays one job.
+RUN_SHARD_QUESTIONS = env.int("RUN_SHARD_QUESTIONS", default=10)
 # A queued job older than this whose message the broker no longer holds (a restart without persistence) is sent
 # again, at most JOB_MAX_RESENDS times, then failed with the reason.
 JOB_LOST_MESSAGE_AFTER_S = env.int("JOB_LOST_MESSAGE_AFTER_S", default=300)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import replace
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -22,15 +23,16 @@ from django.utils import timezone
 
 from engine.core import run_settings  # torch-free, as the next
 from engine.core.documents import DocumentText
+from engine.core.errors import EngineError
 from engine.core.probes import DEFAULT_LIMIT as PROBES_TO_GENERATE  # torch-free: it loads no model
 from engine.core.probes import ProbeQuestion
 from workloads import rules
-from workloads.comparisons import batches, endpoint_spending, pricing, queued_inputs
+from workloads.comparisons import batches, endpoint_spending, pricing, queued_inputs, shards
 from workloads.comparisons.results import store_report
 from workloads.comparisons.target_models import model_path
 from workloads.documents import document_sets, intake, upload_retention
-from workloads.models import (ComparisonRun, Document, EngineCall, GroupSweep, Probe, Summary, SummaryEmail, Upload,
-                              Workload)
+from workloads.models import (ComparisonRun, Document, EngineCall, GroupSweep, Probe, RunShard, Summary, SummaryEmail,
+                              Upload, Workload)
 from workloads.models.endpoint_keys import UnreadableKey
 from workloads.reporting import scheduling
 from workloads.reporting.summary import mail
@@ -43,6 +45,8 @@ _tokenizers: dict = {}
 
 Status = ComparisonRun.Status
 LOST_JOB_GRACE_S = 600
+# What fails a run, or a shard, with its own words: a user can act on it.
+REFUSALS = (EngineError, pricing.PricingError, queued_inputs.Refused, endpoint_spending.OverCap, UnreadableKey)
 
 
 def _tokenizer(name: str):
@@ -123,19 +127,23 @@ def _editable(probe) -> bool:
 
 @shared_task(name="workloads.run_comparison")
 def run_comparison(run_pk: int) -> None:
-    """Run a queued comparison for real on this worker's device, and store what it measured."""
-    from engine.core.errors import EngineError
-
+    """Run a queued comparison for real on this worker's device, and store what it measured; a run of many questions
+    is handed to its shards instead, and merged once they are done (workloads.comparisons.shards)."""
     if (held := leases.hold(ComparisonRun, run_pk)) is None:
         return
     if held.taken_over:
         recovery.clear_partial_run(run_pk)
     run = ComparisonRun.objects.select_related("workload__organisation").get(pk=run_pk)
     me = held.me
-    with held.work(refusals=(EngineError, pricing.PricingError, queued_inputs.Refused, endpoint_spending.OverCap,
-                             UnreadableKey)):
+    with held.work(refusals=REFUSALS + (shards.ShardFailed,)):
         try:
-            report = _compare(run)
+            documents, probes = _inputs(run)
+            if run.shards.exists():
+                if (ended := shards.hand_to_shards(run, me)) is None:
+                    log.info("run %s: handed to its shards", run_pk)
+                    return
+                shards.check_done(ended)  # every shard done: the merge below makes no call
+            report = _compare(run, documents, probes)
         except leases.Stopped:
             log.info("run %s was cancelled while running, or taken over", run_pk)
             return
@@ -158,28 +166,62 @@ def run_comparison(run_pk: int) -> None:
         request_summary(summarised, None)
 
 
-def _compare(run: ComparisonRun) -> dict:
+@shared_task(name="workloads.run_shard")
+def run_shard(shard_pk: int) -> None:
+    """Ask one shard of a comparison's questions with every strategy (workloads.comparisons.shards), keeping each call
+    as the run's; the last shard to end hands the run back for its merge."""
+    if (held := leases.hold(RunShard, shard_pk)) is None:
+        return
+    # A shard taken over from a dead worker resumes from the calls it kept: nothing to clear.
+    shard = RunShard.objects.select_related("run__workload__organisation").get(pk=shard_pk)
+    try:
+        with held.work(refusals=REFUSALS):
+            try:
+                _compare(shard.run, *_inputs(shard.run), shard=shard)
+            except leases.Stopped:
+                log.info("shard %s was cancelled while running, or taken over", shard_pk)
+                return
+            except SoftTimeLimitExceeded:
+                RunShard.fail(shard_pk, f"stopped at the time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT} s",
+                              held.me)
+                return
+        if not held.failed:
+            RunShard.finish(shard_pk, RunShard.Status.DONE, held.me, progress_done=F("progress_total"))
+    finally:  # done, failed or stopped: the last to end hands the run back, whichever way it ended
+        shards.shard_ended(shard.run_id)
+
+
+def _inputs(run: ComparisonRun) -> tuple[list, list]:
+    """The documents and probes the run was queued with, no others; one deleted or changed meanwhile refuses it,
+    before the model is loaded."""
+    documents, probes = queued_inputs.read(run)
+    queued_inputs.check(run, documents, probes)
+    return documents, probes
+
+
+def _compare(run: ComparisonRun, documents: list, probes: list, shard: RunShard | None = None) -> dict:
+    """The run's comparison, or with `shard` only that shard's questions: its report is not kept, its calls are, and
+    the run's own fields are left to the merge."""
     from engine.strategies.work import ComparisonWork, Prices
 
     workload = run.workload
-    # The run reads the documents and probes it was queued with, no others; one deleted or changed meanwhile refuses
-    # it, before the model is loaded.
-    documents, probes = queued_inputs.read(run)
-    queued_inputs.check(run, documents, probes)
-    run.units_of_work, run.documents = workload.units_of_work(documents), document_sets.snapshot(documents)
-    run.save(update_fields=["units_of_work", "documents"])
-    if run.reader:
+    if shard is None:
+        run.units_of_work, run.documents = workload.units_of_work(documents), document_sets.snapshot(documents)
+        run.save(update_fields=["units_of_work", "documents"])
+    if run.reader:  # never sharded (shards.split_run)
         return _compare_through_endpoint(run, _texts(documents), _questions(probes))
     from engine.model.measure import device_name
     from engine.model.provenance import versions
     from engine.strategies.compare import compare
 
     lm = _model(run.model)
-    run.device, run.versions = device_name(lm.device), versions()
-    run.save(update_fields=["device", "versions"])
+    device = device_name(lm.device)
+    if shard is None:
+        run.device, run.versions = device, versions()
+        run.save(update_fields=["device", "versions"])
     # Prices are looked up before any device time is spent: an unpriced device or model fails now.
     on = run.day
-    gpu = pricing.gpu_price(workload.organisation, run.device, on)
+    gpu = pricing.gpu_price(workload.organisation, device, on)
     api = pricing.workload_api_price(workload, on)
     # With no API model chosen the report's own API figures are 0; nothing reads them: price_run prices the rows.
     api_rates = (float(api.input_per_mtok), float(api.output_per_mtok)) if api else (0.0, 0.0)
@@ -187,16 +229,21 @@ def _compare(run: ComparisonRun) -> dict:
         documents=_texts(documents), probes=_questions(probes),
         strategies=run.strategies, values=run.settings(), prices=Prices(float(gpu.per_hour), *api_rates),
     )
-    # The calls this run already made on this device (before a takeover, or before it failed and was retried) are
-    # billed as kept, not made again.
-    answered = dict(run.engine_calls.filter(device=run.device).values_list("key", "kept"))
+    if shard is not None:  # top-1 agreement and index overlap read every document: the merge does them, once
+        work = replace(work, diagnostics=False)
+    # The calls this run already made on this device (before a takeover, before it failed and was retried, or in its
+    # shards) are billed as kept, not made again.
+    answered = dict(run.engine_calls.filter(device=device).values_list("key", "kept"))
 
     def keep(key: str, answer: dict) -> None:
         # A worker taken over while still alive may keep the same call first: the answer kept first stands.
-        EngineCall.objects.bulk_create([EngineCall(run=run, device=run.device, key=key, kept=answer)],
+        EngineCall.objects.bulk_create([EngineCall(run=run, device=device, key=key, kept=answer)],
                                        ignore_conflicts=True)
 
-    return compare(lm, work, progress=_progress(run.pk, leases.holder()), answered=answered, keep=keep)
+    if shard is None:
+        return compare(lm, work, progress=_progress(run.pk, leases.holder()), answered=answered, keep=keep)
+    return compare(lm, work, progress=shards.progress(shard, leases.holder()), answered=answered, keep=keep,
+                   questions=shard.questions)
 
 
 def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:
@@ -266,7 +313,8 @@ def run_group_sweep(sweep_pk: int) -> None:
 
 @shared_task(name="workloads.fail_lost_jobs")
 def fail_lost_jobs() -> int:
-    """Fail the runs, uploads and summaries still "running" well past the hard time limit: their worker is gone.
+    """Fail the runs, their shards, uploads and summaries still "running" well past the hard time limit: their worker
+    is gone.
 
     A worker killed at the hard limit, or whose process or machine died, never reports back, and the
     message delivered again finds its row claimed and does nothing: without this a run would say
@@ -277,7 +325,9 @@ def fail_lost_jobs() -> int:
     cutoff = timezone.now() - dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + LOST_JOB_GRACE_S)
     error = (f"its worker stopped without finishing it: still running {settings.CELERY_TASK_TIME_LIMIT} s after "
              "it started, past the hard time limit, so the process was killed or died")
-    failed = sum(job.fail_lost(cutoff, error) for job in (ComparisonRun, GroupSweep, Upload, Summary, SummaryEmail))
+    # A sharded run is left to its shards (ComparisonRun.handed_on): a shard failed here fails it once the others end.
+    failed = sum(job.fail_lost(cutoff, error)
+                 for job in (ComparisonRun, RunShard, GroupSweep, Upload, Summary, SummaryEmail))
     if failed:
         log.warning("marked %d lost job(s) failed", failed)
     return failed

@@ -12,7 +12,7 @@ from django.db.models import Q
 from engine.core import run_settings
 from engine.core.errors import EngineError
 from engine.core.model_metadata import read_metadata
-from workloads.comparisons import endpoint_spending, fit, pricing, queued_inputs
+from workloads.comparisons import endpoint_spending, fit, pricing, queued_inputs, shards
 from workloads.comparisons.target_models import model_path
 from workloads.models import ComparisonRun, Endpoint, Workload, periods
 from workloads.models.jobs import UNFINISHED_STATUSES
@@ -115,6 +115,7 @@ def start_run(workload: Workload, user, strategies: list[str] | None = None,
                                      "endpoint_ids": [e.pk for e in endpoints]}
             workload.save(update_fields=["run_settings"])
         for run in runs:
+            shards.split_run(run)  # a run of many questions is asked by many workers at once
             dispatch.queue_comparison(run.pk)
     return runs[0]
 
@@ -174,8 +175,13 @@ def queue_position(run: ComparisonRun) -> int:
 
 
 def cancel_run(run: ComparisonRun) -> bool:
-    """Cancel a queued or running run. A running one stops at its next progress report."""
-    return ComparisonRun.cancel(run.pk, ComparisonRun.Status.CANCELLED)
+    """Cancel a queued or running run, and its shards (workloads.comparisons.shards). A running one, and each running
+    shard, stops at its next progress report."""
+    with transaction.atomic():
+        cancelled = ComparisonRun.cancel(run.pk, ComparisonRun.Status.CANCELLED)
+        if cancelled:
+            shards.cancel(run)
+    return cancelled
 
 
 def retry_run(run: ComparisonRun) -> bool:
@@ -191,6 +197,7 @@ def retry_run(run: ComparisonRun) -> bool:
             again = ComparisonRun.requeue(run.pk, (ComparisonRun.Status.FAILED,))
             if again:
                 clear_partial_run(run.pk)
+                shards.requeue_unfinished(run)  # the shards done keep their calls: only the others are asked again
                 dispatch.queue_comparison(run.pk)
     except IntegrityError as exc:
         raise ValidationError(f"another run stands for period {run.period} of this schedule: retry that one "

@@ -11,6 +11,7 @@ from workloads.models.group_sweeps import GroupSweep
 from workloads.models.organisations import Membership, Organisation, Role
 from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.run_pricings import RunPricing
+from workloads.models.run_shards import RunShard
 from workloads.models.schedule_events import ScheduleEvent
 from workloads.models.summary_jobs import Summary, SummaryEmail
 from workloads.models.tokens import ApiToken
@@ -20,6 +21,6 @@ from workloads.models.workloads import Document, Probe, Workload
 __all__ = [
     "Alert", "ApiPrice", "ApiToken", "ComparisonRun", "Document", "Endpoint", "EndpointCall", "EngineCall",
     "GpuPrice", "GroupSweep", "Membership", "Organisation", "Probe", "ProbeAnswer", "Role", "RunPricing",
-    "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadItem",
+    "RunShard",    "ScheduleEvent", "StrategyResult", "Summary", "SummaryEmail", "Upload", "UploadFile", "UploadItem",
     "Workload",
 ]

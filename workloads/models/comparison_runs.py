@@ -9,7 +9,7 @@ from engine.core import run_settings
 from engine.core.attention_config import AttentionConfig
 from workloads.models.periods import period_of
 
-from workloads.models.jobs import Job, status_field
+from workloads.models.jobs import UNFINISHED_STATUSES, Job, status_field
 from workloads.models.run_setting_columns import RunSettingColumns
 from workloads.models.price_book import ApiPrice, GpuPrice
 from workloads.models.workloads import Probe, Workload
@@ -17,6 +17,9 @@ from workloads.models.workloads import Probe, Workload
 # A run in one of these stands for its period, whoever started it: the schedule then has nothing to do
 # (workloads.reporting.scheduling). A failed or cancelled run does not, so its period can be fired again.
 STANDING_STATUSES = ("queued", "running", "succeeded")
+# The holder of a sharded run while its shards work (workloads.comparisons.shards): no worker process, so the run's
+# lease is never taken for one that died; the last shard to end hands the run back to a worker to merge.
+SHARDS_HOLDER = "shards"
 
 
 class ComparisonRun(Job, RunSettingColumns):
@@ -112,6 +115,13 @@ class ComparisonRun(Job, RunSettingColumns):
 
     def __str__(self) -> str:
         return f"run {self.pk} of {self.workload}"
+
+    @classmethod
+    def handed_on(cls) -> models.Expression:
+        """A run whose shards are still queued or running is theirs: each holds its own lease, and is taken over or
+        failed on its own; the run itself may wait longer than one job's time limit for all of them."""
+        shards = cls._meta.get_field("shards").related_model
+        return models.Exists(shards.objects.filter(run=models.OuterRef("pk"), status__in=UNFINISHED_STATUSES))
 
     def save(self, *args, **kwargs):
         if not self.period:  # the period of the day it is queued, fixed from then on

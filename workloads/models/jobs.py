@@ -141,7 +141,15 @@ class Job(models.Model):
             resent_at=None, resends=0, **fields))
 
     @classmethod
+    def handed_on(cls) -> models.Expression | None:
+        """The running rows whose work other jobs hold, each with its own lease (a run's shards): the sweeps leave
+        them to those jobs. None: every row is its own worker's."""
+        return None
+
+    @classmethod
     def fail_lost(cls, started_before: dt.datetime, error: str) -> int:
         """Fail the jobs still running that a worker claimed before `started_before`; how many."""
-        return cls.objects.filter(status=RUNNING, started_at__lt=started_before).update(
-            status=FAILED, finished_at=timezone.now(), error=error)
+        lost = cls.objects.filter(status=RUNNING, started_at__lt=started_before)
+        if (handed_on := cls.handed_on()) is not None:
+            lost = lost.exclude(handed_on)
+        return lost.update(status=FAILED, finished_at=timezone.now(), error=error)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from celery import current_app
+from celery import current_app, group, signature
 from django.db import transaction
 
 
@@ -25,6 +25,15 @@ def queue_probe_generation(workload_pk: int, limit: int) -> None:
 
 def queue_comparison(run_pk: int) -> None:
     _on_commit("workloads.run_comparison", run_pk)
+
+
+def queue_shards(*shard_pks: int) -> None:
+    """A sharded run's shards, as one Celery group: each its own task on the gpu queue, for as many workers as there
+    are to take them. Not a chord: a chord's counter lives in the result backend and counts a task once it ends, so a
+    shard taken over from a dead worker, or sent again by the sweep, would end it early or never; the last shard to
+    end hands the run back instead (workloads.comparisons.shards.shard_ended), decided by a conditional UPDATE."""
+    if shard_pks:
+        transaction.on_commit(lambda: group(signature("workloads.run_shard", (pk,)) for pk in shard_pks).apply_async())
 
 
 def queue_group_sweep(sweep_pk: int) -> None:

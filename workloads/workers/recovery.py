@@ -17,7 +17,8 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from workloads.models import Alert, ComparisonRun, GroupSweep, StrategyResult, Summary, SummaryEmail, Upload
+from workloads.models import (Alert, ComparisonRun, GroupSweep, RunShard, StrategyResult, Summary, SummaryEmail,
+                              Upload)
 from workloads.models.jobs import FAILED, QUEUED, RUNNING
 from workloads.workers import broker_messages, dispatch
 
@@ -28,7 +29,8 @@ TASKS = {ComparisonRun: ("workloads.run_comparison", dispatch.queue_comparison),
          Upload: ("workloads.extract_upload", dispatch.queue_extraction),
          GroupSweep: ("workloads.run_group_sweep", dispatch.queue_group_sweep),
          Summary: ("workloads.export_summary", dispatch.queue_summary),
-         SummaryEmail: ("workloads.email_summary", dispatch.queue_email)}
+         SummaryEmail: ("workloads.email_summary", dispatch.queue_email),
+         RunShard: ("workloads.run_shard", dispatch.queue_shards)}
 
 
 def clear_partial_run(run_pk: int) -> None:
@@ -48,9 +50,11 @@ def recover() -> dict[str, int]:
     counts = {"taken over": 0, "sent again": 0, "failed": 0}
     for model, (task, send) in TASKS.items():
         # Running, silent, and not sent again since its holder last beat (or that message too is long gone).
-        for pk in model.objects.filter(status=RUNNING, heartbeat_at__lt=stale).filter(
-                Q(resent_at__isnull=True) | Q(resent_at__lt=F("heartbeat_at")) | Q(resent_at__lt=lost_after)
-        ).values_list("pk", flat=True):
+        silent = model.objects.filter(status=RUNNING, heartbeat_at__lt=stale).filter(
+            Q(resent_at__isnull=True) | Q(resent_at__lt=F("heartbeat_at")) | Q(resent_at__lt=lost_after))
+        if (handed_on := model.handed_on()) is not None:  # a sharded run's shards are recovered, not the run
+            silent = silent.exclude(handed_on)
+        for pk in silent.values_list("pk", flat=True):
             if _resend(model, pk, RUNNING, send):
                 counts["taken over"] += 1
         if held is None:  # a broker that keeps its messages on disk loses none
