@@ -240,10 +240,10 @@ def _compare(run: ComparisonRun, documents: list, probes: list, shard: RunShard 
         EngineCall.objects.bulk_create([EngineCall(run=run, device=device, key=key, kept=answer)],
                                        ignore_conflicts=True)
 
-    if shard is None:
-        return compare(lm, work, progress=_progress(run.pk, leases.holder()), answered=answered, keep=keep)
-    return compare(lm, work, progress=shards.progress(shard, leases.holder()), answered=answered, keep=keep,
-                   questions=shard.questions)
+    me = leases.holder()
+    progress = _progress(run.pk, me) if shard is None else shards.progress(shard, me)
+    return compare(lm, work, progress=progress, answered=answered, keep=keep,
+                   questions=None if shard is None else shard.questions)
 
 
 def _compare_through_endpoint(run: ComparisonRun, documents: list[DocumentText], probes: list[ProbeQuestion]) -> dict:

@@ -220,8 +220,8 @@ def compare(lm: LoadedModel, work: ComparisonWork, progress: Progress | None = N
         results[name].add_search(planned.index.cpu_seconds)  # each strategy builds its own index, as it would alone
     running = [r for r in results.values() if not r.refused]
     asked = range(len(work.probes)) if questions is None else questions
-    calls = len(planned.prefills) + sum(len(c) for i in asked for c in planned.questions[i].values())
-    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention, ticker(progress, calls),
+    caller = _Caller(lm, ledger.from_hf_config(lm.config, lm.name), work.attention,
+                     ticker(progress, planned.calls_of(asked)),
                      answered or {}, keep or (lambda key, kept: None))
     prefixes = {name: caller.prefill(results[name], ids) for name, ids in planned.prefills.items()}
     for i in asked:

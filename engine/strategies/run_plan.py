@@ -64,7 +64,11 @@ class RunPlan:
     @property
     def calls(self) -> int:
         """What progress counts: every prefill and every call planned, escalations as if each were made."""
-        return len(self.prefills) + sum(len(calls) for question in self.questions for calls in question.values())
+        return self.calls_of(range(len(self.questions)))
+
+    def calls_of(self, asked: Sequence[int]) -> int:
+        """`calls` for the questions of these indices only (one shard of a run), every prefill included."""
+        return len(self.prefills) + sum(len(calls) for i in asked for calls in self.questions[i].values())
 
 
 def plan(lm: LoadedModel, work: ComparisonWork, strategies: Sequence[str],
